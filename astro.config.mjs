@@ -1,0 +1,38 @@
+// @ts-check
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+import { defineConfig } from 'astro/config';
+
+/**
+ * Server-rendered Astro on Node (standalone). Pages render on the server;
+ * React hydrates only the islands that need it.
+ *
+ * The embedded reference API (PGlite, pg) is loaded by Node at run time, not
+ * bundled: PGlite finds its WebAssembly files next to its own module.
+ */
+export default defineConfig({
+  output: 'server',
+  adapter: node({ mode: 'standalone' }),
+  integrations: [react()],
+  // No code blocks in editor content; Shiki's inline styles would also need CSP exceptions.
+  markdown: { syntaxHighlight: false },
+  server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 4321) },
+  security: {
+    checkOrigin: true,
+    csp: {
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data: blob:",
+        "connect-src 'self'",
+        "form-action 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+      ],
+    },
+  },
+  vite: {
+    ssr: {
+      external: ['@electric-sql/pglite', 'pg', 'drizzle-orm'],
+    },
+  },
+});

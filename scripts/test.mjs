@@ -1,0 +1,114 @@
+// `npm test`: every check and every test, in the order that fails fastest.
+// Static checks (format, lint, types) count as one test each; vitest and
+// Playwright report through their JSON files. The last line is the plain
+// `N passed, N failed` that CI reads.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
+const reports = 'reports';
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const totals = { passed: 0, failed: 0 };
+const failures = [];
+const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
+
+/** Runs a command with inherited output; returns whether it exited 0. */
+function run(label, command, args, extraEnv = {}) {
+  console.log(`\n── ${label} ──`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...env, ...extraEnv } });
+  return result.status === 0;
+}
+
+function check(label, command, args) {
+  if (run(label, command, args)) {
+    totals.passed += 1;
+  } else {
+    totals.failed += 1;
+    failures.push(label);
+  }
+}
+
+function countVitest(label, file, ok) {
+  if (!existsSync(file)) {
+    totals.failed += 1;
+    failures.push(`${label} (no report)`);
+    return;
+  }
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  if (report.numFailedTests > 0 || !ok) failures.push(label);
+  if (!ok && report.numFailedTests === 0) totals.failed += 1;
+}
+
+function countPlaywright(file, ok) {
+  if (!existsSync(file)) {
+    totals.failed += 1;
+    failures.push('e2e (no report)');
+    return;
+  }
+  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  const failed = stats.unexpected + stats.flaky;
+  totals.passed += stats.expected;
+  totals.failed += failed;
+  if (failed > 0 || !ok) failures.push('e2e');
+  if (!ok && failed === 0) totals.failed += 1;
+}
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  console.error(
+    `No Chromium at ${chromium}: the browser tests need Debian's Chromium.\n` +
+      'Install it with `apt-get install chromium`, or set CHROMIUM_PATH to another Chromium.',
+  );
+  process.exit(1);
+}
+
+check('format (prettier)', 'npx', ['prettier', '--check', '.']);
+check('lint (eslint)', 'npx', ['eslint', '--max-warnings=0', '.']);
+check('types (astro check)', 'npx', ['astro', 'check']);
+
+const unitOk = run(
+  'unit and API contract tests on PGlite',
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${reports}/vitest.json`],
+  { DATABASE_URL: '' },
+);
+countVitest('vitest', `${reports}/vitest.json`, unitOk);
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+if (postgresUrl) {
+  const pgOk = run(
+    'API contract tests on PostgreSQL',
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--project',
+      'api',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile=${reports}/vitest-postgres.json`,
+    ],
+    { DATABASE_URL: postgresUrl },
+  );
+  countVitest('vitest on PostgreSQL', `${reports}/vitest-postgres.json`, pgOk);
+} else {
+  console.log('\n(TEST_DATABASE_URL is not set: the API tests ran on PGlite only.)');
+}
+
+if (run('build', 'npx', ['astro', 'build'])) {
+  totals.passed += 1;
+  const e2eOk = run('browser tests (Playwright)', 'npx', ['playwright', 'test']);
+  countPlaywright(`${reports}/e2e.json`, e2eOk);
+} else {
+  totals.failed += 1;
+  failures.push('build');
+}
+
+if (failures.length > 0) console.log(`\nFailed: ${failures.join(', ')}`);
+const summary = `${totals.passed} passed, ${totals.failed} failed`;
+writeFileSync(`${reports}/summary.txt`, `${summary}\n`);
+console.log(`\n${summary}`);
+process.exit(totals.failed > 0 ? 1 : 0);

@@ -1,0 +1,28 @@
+import { ActionError, type ActionErrorCode } from 'astro:actions';
+import { ApiError } from '../server/api-client';
+
+const codeByStatus: Readonly<Record<number, ActionErrorCode>> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'CONTENT_TOO_LARGE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+};
+
+/**
+ * Turns a failed API call into the error the visitor sees (SPEC.md §8): the
+ * server's own message for a refusal, else the catalogue's fallback. Server
+ * faults and anything unexpected only ever show the fallback; the details go
+ * to the log, never to the page.
+ */
+export function apiFailure(error: unknown, fallbackMessage: string): ActionError {
+  const code = error instanceof ApiError ? codeByStatus[error.status] : undefined;
+  if (error instanceof ApiError && code) {
+    return new ActionError({ code, message: error.serverMessage ?? fallbackMessage });
+  }
+  console.error(error);
+  return new ActionError({ code: 'INTERNAL_SERVER_ERROR', message: fallbackMessage });
+}

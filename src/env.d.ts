@@ -1,0 +1,20 @@
+/// <reference types="astro/client" />
+
+declare namespace App {
+  interface Locals {
+    /** What the cookies say about the visitor's session. */
+    session: import('./server/session').WebSession;
+    /** The API, with this visitor's credentials attached. */
+    api: () => Promise<import('./server/api-client').ApiClient>;
+    /** The signed double-submit token to embed in forms. */
+    xsrfToken: string;
+    /** How the route table resolved this request. */
+    route: import('./routes').RouteMatch;
+    /** Set when an API call answered 401: where the visitor must go now (SignIn or the MFA step). */
+    unauthorizedRedirect?: string;
+    /** The signed-in member, on pages that need a session. */
+    user?: import('./server/accounts').CurrentUser;
+    /** Toasts carried over a redirect, to show on this page. */
+    flash: import('./stores/notifications').NotificationInput[];
+  }
+}

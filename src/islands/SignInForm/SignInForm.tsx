@@ -1,0 +1,78 @@
+import { withState } from '@astrojs/react/actions';
+import { actions, isInputError } from 'astro:actions';
+import { useActionState, useEffect, useState } from 'react';
+import { Button } from '../../ui/Button/Button';
+import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
+import { TextInput } from '../../ui/TextInput/TextInput';
+import { formFailure, type ActionState } from '../form-failure';
+import styles from './SignInForm.module.css';
+
+export interface SignInFormProps {
+  /** The signed double-submit token, echoed with the form. */
+  readonly xsrfToken: string;
+  /** What the visitor typed last time, when the page re-renders a failed native post. */
+  readonly submittedEmail?: string | undefined;
+}
+
+/** SPEC.md §8: the message when the server gives none, or fails. */
+const fallbackMessage = 'Unable to sign in at this time. Please try again later.';
+
+/**
+ * Works as a plain HTML form before hydration (and with JavaScript off); once
+ * hydrated it submits without a reload and goes on to the page the server chose.
+ */
+export default function SignInForm({ xsrfToken, submittedEmail = '' }: SignInFormProps) {
+  const [state, submit, pending] = useActionState<ActionState<{ redirectTo: string }>, FormData>(
+    withState(actions.auth.signIn),
+    null,
+  );
+  const [email, setEmail] = useState(submittedEmail);
+
+  const redirectTo = state && !state.error ? state.data.redirectTo : undefined;
+  useEffect(() => {
+    if (redirectTo) window.location.assign(redirectTo);
+  }, [redirectTo]);
+
+  const failure = formFailure(state, fallbackMessage);
+  const fieldErrors = state?.error && isInputError(state.error) ? state.error.fields : {};
+  const emailError = fieldErrors['email']?.[0];
+  const passwordError = fieldErrors['password']?.[0];
+  const summary = [
+    ...(failure ? [{ message: failure }] : []),
+    ...(emailError ? [{ fieldId: 'sign-in-email', message: emailError }] : []),
+    ...(passwordError ? [{ fieldId: 'sign-in-password', message: passwordError }] : []),
+  ];
+
+  return (
+    <form className={styles['form']} action={submit} noValidate>
+      <ErrorSummary errors={summary} />
+      <input type="hidden" name="_xsrf" value={xsrfToken} />
+      <TextInput
+        id="sign-in-email"
+        label="Email address"
+        name="email"
+        type="email"
+        required
+        autoComplete="username"
+        spellCheck={false}
+        value={email}
+        onChange={(event) => {
+          setEmail(event.currentTarget.value);
+        }}
+        error={emailError}
+      />
+      <TextInput
+        id="sign-in-password"
+        label="Password"
+        name="password"
+        type="password"
+        required
+        autoComplete="current-password"
+        error={passwordError}
+      />
+      <Button type="submit" loading={pending || Boolean(redirectTo)}>
+        Sign in
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,21 @@
+import { sequence } from 'astro:middleware';
+import { currentUser } from './server/middleware/current-user';
+import { formActions } from './server/middleware/form-actions';
+import { resolveRoute } from './server/middleware/resolve-route';
+import { routeGuards } from './server/middleware/route-guards';
+import { securityHeaders } from './server/middleware/security-headers';
+import { session } from './server/middleware/session';
+import { unauthorized } from './server/middleware/unauthorized';
+import { xsrf } from './server/middleware/xsrf';
+
+/** One concern per middleware, in the order a request meets them. */
+export const onRequest = sequence(
+  resolveRoute,
+  securityHeaders,
+  session,
+  xsrf,
+  formActions,
+  routeGuards,
+  unauthorized,
+  currentUser,
+);

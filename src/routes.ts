@@ -1,0 +1,172 @@
+/**
+ * The one route table (SPEC.md §2). Pages, guards, legacy and partner
+ * redirects are data here; the middleware applies them and the tests read
+ * them. Patterns are URLPattern pathnames, so matching is exact: no prefix
+ * tricks, no double-slash or encoding surprises.
+ */
+
+/** Who may see a page. */
+export type Guard =
+  /** Anyone. */
+  | 'public'
+  /** A valid, unexpired session; otherwise the path is remembered and the visitor signs in. */
+  | 'auth'
+  /** Sign-in: a signed-in user with no pending MFA step goes to the Dashboard instead. */
+  | 'guest'
+  /** MFA enrollment: only signed in, with enrollment available or verification required. */
+  | 'mfa-step'
+  /** Developer pages: only when the kit gallery is enabled (development and test builds). */
+  | 'kit-gallery';
+
+export type RouteName =
+  | 'Root'
+  | 'Welcome'
+  | 'AboutUs'
+  | 'AboutYou'
+  | 'ContactInfo'
+  | 'SignIn'
+  | 'SignUp'
+  | 'ForgotPassword'
+  | 'ResetPassword'
+  | 'MfaEnrollment'
+  | 'UnlockUser'
+  | 'Dashboard'
+  | 'Requests'
+  | 'Request'
+  | 'RequestCategory'
+  | 'KitGallery';
+
+export interface PageRoute {
+  readonly name: RouteName;
+  /** URLPattern pathname syntax: `:name` one segment, `{/:name}?` an optional one. */
+  readonly pattern: string;
+  readonly guard: Guard;
+  /** A route that only forwards (once its guard lets the visitor through). */
+  readonly redirectTo?: string;
+}
+
+/** Every page of the product, in the order SPEC.md §2 lists them. */
+export const pageRoutes = [
+  { name: 'Root', pattern: '/', guard: 'public' },
+  { name: 'Welcome', pattern: '/welcome', guard: 'auth', redirectTo: '/welcome/about-us' },
+  { name: 'AboutUs', pattern: '/welcome/about-us', guard: 'auth' },
+  { name: 'AboutYou', pattern: '/welcome/about-you', guard: 'auth' },
+  { name: 'ContactInfo', pattern: '/welcome/contact-info', guard: 'auth' },
+  { name: 'SignIn', pattern: '/sign-in', guard: 'guest' },
+  { name: 'SignUp', pattern: '/sign-up{/:companySlug}?', guard: 'public' },
+  { name: 'ForgotPassword', pattern: '/forgot-password', guard: 'public' },
+  { name: 'ResetPassword', pattern: '/reset-password/:resetToken', guard: 'public' },
+  { name: 'MfaEnrollment', pattern: '/mfa-enrollment', guard: 'mfa-step' },
+  { name: 'UnlockUser', pattern: '/unlock/:unlockToken', guard: 'public' },
+  { name: 'Dashboard', pattern: '/dashboard', guard: 'auth' },
+  { name: 'Requests', pattern: '/requests', guard: 'auth' },
+  { name: 'RequestCategory', pattern: '/requests/category/:categoryId', guard: 'auth' },
+  { name: 'Request', pattern: '/requests/:requestId', guard: 'auth' },
+  { name: 'KitGallery', pattern: '/kit{/*}?', guard: 'kit-gallery' },
+] as const satisfies readonly PageRoute[];
+
+/** A permanent move from an address the old product used. */
+export interface LegacyRedirect {
+  readonly pattern: string;
+  /** Builds the new path from the matched parameters. */
+  readonly to: (params: Readonly<Record<string, string | undefined>>) => string;
+}
+
+/**
+ * Checked before the pages, so `/requests/new` never reads as a request id.
+ * The unlock forms accept an optional numeric user id suffix, which is dropped.
+ */
+export const legacyRedirects: readonly LegacyRedirect[] = [
+  {
+    pattern: '/:unlockToken/unlock{/:userId(\\d+)}?',
+    to: ({ unlockToken = '' }) => `/unlock/${encodeURIComponent(unlockToken)}`,
+  },
+  {
+    pattern: '/reset-password/:unlockToken/unlock{/:userId(\\d+)}?',
+    to: ({ unlockToken = '' }) => `/unlock/${encodeURIComponent(unlockToken)}`,
+  },
+  { pattern: '/life_concierge_requests', to: () => '/requests' },
+  { pattern: '/life_concierge_requests/new', to: () => '/dashboard' },
+  { pattern: '/requests/new', to: () => '/dashboard' },
+  { pattern: '/users/sign_up{/:companySlug}?', to: () => '/sign-up' },
+];
+
+/** The partner offers the product links out to (SPEC.md §1, §2). */
+export const partnerSlugs = [
+  'term-life-insurance',
+  'auto-insurance',
+  'home-insurance',
+  'home-warranty',
+  'renters-insurance',
+  'pet-insurance',
+  'wills-and-trusts',
+] as const;
+
+export type PartnerSlug = (typeof partnerSlugs)[number];
+
+/** `/products/{x}` and its alias `/additional-information/{x}`. */
+export const partnerRedirectPatterns = ['/products/:slug', '/additional-information/:slug'] as const;
+
+export const isPartnerSlug = (value: string): value is PartnerSlug =>
+  (partnerSlugs as readonly string[]).includes(value);
+
+/** Where a route's page lives, for links and redirects. */
+export const paths = {
+  root: '/',
+  welcome: '/welcome',
+  aboutUs: '/welcome/about-us',
+  signIn: '/sign-in',
+  signUp: '/sign-up',
+  forgotPassword: '/forgot-password',
+  mfaEnrollment: '/mfa-enrollment',
+  dashboard: '/dashboard',
+  requests: '/requests',
+} as const;
+
+export type RouteMatch =
+  | { readonly kind: 'page'; readonly route: PageRoute; readonly params: Record<string, string> }
+  | { readonly kind: 'legacy'; readonly location: string }
+  | { readonly kind: 'partner'; readonly slug: PartnerSlug }
+  | { readonly kind: 'not-found' };
+
+const compile = (pattern: string) => new URLPattern({ pathname: pattern });
+
+const compiledLegacy = legacyRedirects.map((redirect) => ({
+  redirect,
+  matcher: compile(redirect.pattern),
+}));
+const compiledPartner = partnerRedirectPatterns.map(compile);
+const compiledPages = pageRoutes.map((route) => ({ route, matcher: compile(route.pattern) }));
+
+const definedParams = (groups: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(groups).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+
+/**
+ * Resolves a pathname against the table: legacy redirects first, then partner
+ * redirects, then pages. A trailing slash is tolerated (`/dashboard/`).
+ */
+export function matchRoute(pathname: string): RouteMatch {
+  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+
+  for (const { redirect, matcher } of compiledLegacy) {
+    const result = matcher.exec({ pathname: path });
+    if (result) return { kind: 'legacy', location: redirect.to(result.pathname.groups) };
+  }
+
+  for (const matcher of compiledPartner) {
+    const result = matcher.exec({ pathname: path });
+    if (result) {
+      const slug = result.pathname.groups['slug'] ?? '';
+      return isPartnerSlug(slug) ? { kind: 'partner', slug } : { kind: 'not-found' };
+    }
+  }
+
+  for (const { route, matcher } of compiledPages) {
+    const result = matcher.exec({ pathname: path });
+    if (result) return { kind: 'page', route, params: definedParams(result.pathname.groups) };
+  }
+
+  return { kind: 'not-found' };
+}

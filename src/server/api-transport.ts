@@ -1,0 +1,46 @@
+import path from 'node:path';
+import type { ApiTransport } from './api-client';
+import { config, productionApiWarning } from './config';
+
+export interface ApiEndpoint {
+  readonly transport: ApiTransport;
+  readonly baseUrl: string;
+}
+
+let endpoint: Promise<ApiEndpoint> | undefined;
+
+/**
+ * Where the API is: over HTTP when API_ORIGIN is set, otherwise the embedded
+ * reference API, started once per process and called in-process (no network
+ * hop, same Request and Response either way).
+ */
+export function apiEndpoint(): Promise<ApiEndpoint> {
+  endpoint ??= connect();
+  return endpoint;
+}
+
+async function connect(): Promise<ApiEndpoint> {
+  const settings = config();
+  if (settings.apiOrigin) {
+    const warning = productionApiWarning(settings);
+    if (warning) console.warn(`\n${'!'.repeat(72)}\n${warning}\n${'!'.repeat(72)}\n`);
+    return { transport: (request) => fetch(request), baseUrl: settings.apiOrigin };
+  }
+
+  const { startReferenceApi } = await import('../../api/index.ts');
+  const api = await startReferenceApi({
+    ...(settings.databaseUrl
+      ? { databaseUrl: settings.databaseUrl }
+      : { dataDir: path.resolve(settings.dataDir, 'pglite') }),
+    seedDemoData: settings.seedDemoData,
+    // Only this process calls the embedded API, and it passes on the visitor's address.
+    trustProxy: true,
+  });
+  if (api.demoAccounts.length > 0) {
+    const rows = api.demoAccounts.map(
+      (account) => `  ${account.email.padEnd(28)} ${account.password.padEnd(20)} ${account.description}`,
+    );
+    console.log(['Demo accounts (email, password):', ...rows].join('\n'));
+  }
+  return { transport: (request) => api.fetch(request), baseUrl: 'http://embedded-api.internal' };
+}

@@ -1,0 +1,34 @@
+import type { AstroCookieSetOptions } from 'astro';
+import { config } from './config';
+
+/**
+ * Names and flags of every cookie the web server sets (DESIGN.md §4). Over
+ * HTTPS the names carry the `__Host-` prefix, which makes the browser refuse
+ * them unless they are Secure, host-only and for the whole site.
+ */
+const baseNames = {
+  session: 'session',
+  mfaToken: 'mfa_token',
+  mfaStep: 'mfa_step',
+  returnTo: 'return_to',
+  flash: 'flash',
+} as const;
+
+export type CookieKey = keyof typeof baseNames;
+
+export function cookieName(key: CookieKey): string {
+  return config().secureCookies ? `__Host-${baseNames[key]}` : baseNames[key];
+}
+
+/** The SPEC.md §7 name, readable by scripts on purpose (double-submit). */
+export const xsrfCookieName = 'XSRF-TOKEN';
+
+export function cookieOptions(extra: AstroCookieSetOptions = {}): AstroCookieSetOptions {
+  return {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config().secureCookies,
+    ...extra,
+  };
+}

@@ -1,0 +1,23 @@
+import { defineMiddleware } from 'astro:middleware';
+import { getActionContext } from 'astro:actions';
+import { redirectTarget } from '../navigation';
+
+/**
+ * Native form posts (JavaScript off) follow Post/Redirect/Get: an action that
+ * succeeds with a `redirectTo` answers 303 to it; an action whose session
+ * ended goes to SignIn (or to the MFA step); any other result re-renders the page that posted,
+ * with the result (e.g. field errors) available to its island.
+ */
+export const formActions = defineMiddleware(async (context, next) => {
+  const { action, setActionResult, serializeActionResult } = getActionContext(context);
+  if (action?.calledFrom !== 'form') return next();
+
+  const result = await action.handler();
+  const { unauthorizedRedirect } = context.locals;
+  if (unauthorizedRedirect) return context.redirect(unauthorizedRedirect, 303);
+  const location = result.error ? undefined : redirectTarget(result.data);
+  if (location) return context.redirect(location, 303);
+
+  setActionResult(action.name, serializeActionResult(result));
+  return next();
+});

@@ -1,0 +1,13 @@
+import { safeReturnPath } from './return-to';
+
+/** Actions that move the visitor on return `{ redirectTo }`; islands and native forms both follow it. */
+export interface Navigation {
+  readonly redirectTo: string;
+}
+
+/** The same-site path an action result asks to go to, if any. */
+export function redirectTarget(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null || !('redirectTo' in data)) return undefined;
+  const { redirectTo } = data as { redirectTo: unknown };
+  return typeof redirectTo === 'string' ? safeReturnPath(redirectTo) : undefined;
+}

@@ -1,0 +1,51 @@
+import type { AstroCookies } from 'astro';
+import { cookieName, cookieOptions } from './cookies';
+
+/**
+ * The return target: where a visitor goes after signing in. Only a path on
+ * this site is ever stored or followed; anything that could leave the site
+ * (`//host`, `/\host`, `https://…`, their percent-encoded forms, control
+ * characters) is refused, and the caller falls back to the Dashboard.
+ */
+export function safeReturnPath(candidate: string | null | undefined): string | undefined {
+  if (!candidate || candidate.length > 2048) return undefined;
+  if (!candidate.startsWith('/')) return undefined;
+
+  let decoded = candidate;
+  // Decode repeatedly so that `%252F%252F` cannot hide a `//` from the checks.
+  for (let round = 0; round < 3; round += 1) {
+    let next: string;
+    try {
+      next = decodeURIComponent(decoded);
+    } catch {
+      return undefined;
+    }
+    if (next === decoded) break;
+    decoded = next;
+  }
+
+  if (/[\u0000-\u001f\u007f\\]/.test(decoded)) return undefined;
+  if (decoded.startsWith('//')) return undefined;
+
+  // The browser's own parser is the final word: it must stay on our origin.
+  const base = 'http://return-to.invalid';
+  const resolved = new URL(candidate, base);
+  if (resolved.origin !== base) return undefined;
+  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+}
+
+/**
+ * Remembers where to go after signing in, for this browser session only
+ * (no Max-Age: the cookie ends with the browser session).
+ */
+export function rememberReturnTo(cookies: AstroCookies, candidate: string): void {
+  const path = safeReturnPath(candidate);
+  if (path) cookies.set(cookieName('returnTo'), path, cookieOptions());
+}
+
+/** The remembered path, once: reading it forgets it. */
+export function takeReturnTo(cookies: AstroCookies): string | undefined {
+  const path = safeReturnPath(cookies.get(cookieName('returnTo'))?.value);
+  cookies.delete(cookieName('returnTo'), cookieOptions());
+  return path;
+}

@@ -1,0 +1,92 @@
+import type { AstroCookies } from 'astro';
+import { cookieName, cookieOptions } from './cookies';
+
+/** The MFA step a signed-in browser is in, if any (SPEC.md §4). */
+export type MfaStep = 'enrollment-available' | 'verification-required';
+
+/**
+ * What the browser's cookies say about its session. The token itself never
+ * reaches page scripts: these cookies are httpOnly.
+ */
+export interface WebSession {
+  readonly token: string | undefined;
+  readonly expiresAt: Date | undefined;
+  readonly mfaToken: string | undefined;
+  readonly mfaStep: MfaStep | undefined;
+}
+
+export const emptySession: WebSession = {
+  token: undefined,
+  expiresAt: undefined,
+  mfaToken: undefined,
+  mfaStep: undefined,
+};
+
+const mfaSteps: readonly MfaStep[] = ['enrollment-available', 'verification-required'];
+
+/** SPEC.md §4: a token is present and its expiry lies in the future. */
+export function isAuthenticated(session: WebSession, now: Date = new Date()): boolean {
+  return (
+    session.token !== undefined &&
+    session.expiresAt !== undefined &&
+    session.expiresAt.getTime() > now.getTime()
+  );
+}
+
+/** A signed-in user who still has to enter a code before using the product. */
+export function hasPendingMfaStep(session: WebSession): boolean {
+  return session.mfaStep === 'verification-required';
+}
+
+// The session cookie holds `<expiry in epoch ms>.<token>`; tokens are base64url, so no dot.
+const sessionValuePattern = /^(\d{1,16})\.([A-Za-z0-9_-]{16,512})$/;
+
+export function readSession(cookies: AstroCookies): WebSession {
+  const match = sessionValuePattern.exec(cookies.get(cookieName('session'))?.value ?? '');
+  if (!match?.[1] || !match[2]) return emptySession;
+  const mfaStep = cookies.get(cookieName('mfaStep'))?.value;
+  return {
+    token: match[2],
+    expiresAt: new Date(Number(match[1])),
+    mfaToken: cookies.get(cookieName('mfaToken'))?.value || undefined,
+    mfaStep: mfaSteps.find((step) => step === mfaStep),
+  };
+}
+
+const secondsUntil = (expiresAt: Date) =>
+  Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
+
+/** Stores a freshly issued token; cookies last exactly as long as the token. */
+export function writeSession(
+  cookies: AstroCookies,
+  { token, expiresAt }: { token: string; expiresAt: Date },
+): void {
+  cookies.set(
+    cookieName('session'),
+    `${expiresAt.getTime()}.${token}`,
+    cookieOptions({ maxAge: secondsUntil(expiresAt) }),
+  );
+}
+
+export function writeMfaStep(
+  cookies: AstroCookies,
+  step: MfaStep | undefined,
+  expiresAt: Date,
+): void {
+  if (step) {
+    cookies.set(cookieName('mfaStep'), step, cookieOptions({ maxAge: secondsUntil(expiresAt) }));
+  } else {
+    cookies.delete(cookieName('mfaStep'), cookieOptions());
+  }
+}
+
+export function writeMfaToken(cookies: AstroCookies, mfaToken: string, expiresAt: Date): void {
+  cookies.set(cookieName('mfaToken'), mfaToken, cookieOptions({ maxAge: secondsUntil(expiresAt) }));
+}
+
+/** SPEC.md §4: clears all session data (token, expiry, mfa token, MFA flags). */
+export function clearSession(cookies: AstroCookies): void {
+  for (const key of ['session', 'mfaToken', 'mfaStep'] as const) {
+    cookies.delete(cookieName(key), cookieOptions());
+  }
+}

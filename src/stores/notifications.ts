@@ -1,0 +1,77 @@
+import { atom } from 'nanostores';
+
+/** SPEC.md §9: a toast asked to dismiss itself goes after 10 seconds. */
+export const toastAutoDismissMs = 10_000;
+
+/** Kept for callers; SPEC.md §3 says it does not change the look (all toasts are success-styled). */
+export type NotificationType = 'success' | 'info' | 'error';
+
+export interface Notification {
+  readonly id: string;
+  readonly message: string;
+  readonly type: NotificationType;
+  readonly autoDismiss: boolean;
+}
+
+export interface NotificationInput {
+  readonly message: string;
+  readonly type?: NotificationType;
+  readonly autoDismiss?: boolean;
+}
+
+/** The toasts on screen, oldest first. */
+export const $notifications = atom<readonly Notification[]>([]);
+
+const timers = new Map<string, ReturnType<typeof setTimeout>>();
+
+const randomId = () =>
+  globalThis.crypto.randomUUID?.() ?? Math.random().toString(36).slice(2) + Date.now().toString(36);
+
+/** Shows a toast; returns its id. With `autoDismiss` it closes itself after 10 seconds. */
+export function sendNotification({
+  message,
+  type = 'success',
+  autoDismiss = false,
+}: NotificationInput): string {
+  const notification: Notification = { id: randomId(), message, type, autoDismiss };
+  $notifications.set([...$notifications.get(), notification]);
+  if (autoDismiss) {
+    timers.set(
+      notification.id,
+      setTimeout(() => {
+        closeNotification(notification.id);
+      }, toastAutoDismissMs),
+    );
+  }
+  return notification.id;
+}
+
+/** Removes a toast (its close button, or its timer). Unknown ids are ignored. */
+export function closeNotification(id: string): void {
+  const timer = timers.get(id);
+  if (timer) clearTimeout(timer);
+  timers.delete(id);
+  $notifications.set($notifications.get().filter((notification) => notification.id !== id));
+}
+
+/** The global handle of SPEC.md §3, for code outside the islands. */
+export interface NotificationsHandle {
+  readonly send: typeof sendNotification;
+  readonly close: typeof closeNotification;
+  readonly list: typeof $notifications;
+}
+
+declare global {
+  interface Window {
+    portalNotifications?: NotificationsHandle;
+  }
+}
+
+/** Makes the store reachable as `window.portalNotifications`. */
+export function exposeNotificationsGlobally(target: Window): void {
+  target.portalNotifications = {
+    send: sendNotification,
+    close: closeNotification,
+    list: $notifications,
+  };
+}
