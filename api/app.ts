@@ -1,0 +1,47 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { ApiDependencies } from './http/context.ts';
+import { errorResponse, ErrorMessage } from './http/errors.ts';
+import { createUsersRoutes } from './routes/users.ts';
+
+export type { ApiDependencies } from './http/context.ts';
+
+/** No JSON call of the API needs more; file contents go to the storage routes instead. */
+export const MAX_JSON_BODY_BYTES = 64 * 1024;
+
+/**
+ * The reference API (SPEC.md §7, DESIGN.md §5) as a Hono app: one sub-app per resource under
+ * /api/v1. Every answer is JSON; errors are `{"error": "…"}` and never carry a stack, a path or
+ * SQL.
+ */
+export function createApiApp(dependencies: ApiDependencies): Hono {
+  const v1 = new Hono().route('/users', createUsersRoutes(dependencies));
+
+  const app = new Hono();
+  app.use(async (c, next) => {
+    await next();
+    // Answers carry tokens and personal data: no cache may keep them.
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Content-Type-Options', 'nosniff');
+  });
+  app.use(
+    bodyLimit({
+      maxSize: MAX_JSON_BODY_BYTES,
+      onError: (c) => errorResponse(c, 413, ErrorMessage.bodyTooLarge),
+    }),
+  );
+  app.route('/api/v1', v1);
+
+  app.notFound((c) => errorResponse(c, 404, ErrorMessage.notFound));
+  app.onError((error, c) => {
+    if (error instanceof HTTPException && error.status < 500) {
+      // Raised by Hono itself for requests it cannot read; its wording is not ours to show.
+      const message = error.status === 413 ? ErrorMessage.bodyTooLarge : ErrorMessage.badRequest;
+      return errorResponse(c, error.status, message);
+    }
+    console.error(`${c.req.method} ${new URL(c.req.url).pathname} failed:`, error);
+    return errorResponse(c, 500, ErrorMessage.internal);
+  });
+  return app;
+}

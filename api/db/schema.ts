@@ -1,0 +1,90 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * Timestamps are always written from the application's clock (so tests can move time); the
+ * database default only covers rows written by hand.
+ */
+const timestampWithZone = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const companies = pgTable('companies', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull(),
+  /** Public handle used by sign-up links; null for companies nobody may join by link. */
+  slug: text('slug').unique(),
+  mfaRequired: boolean('mfa_required').notNull().default(false),
+  createdAt: timestampWithZone('created_at').notNull().defaultNow(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** The only identifier ever shown outside the API. */
+    externalId: uuid('external_id').notNull().unique().defaultRandom(),
+    email: text('email').notNull().unique(),
+    /** PHC string, e.g. `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`. */
+    passwordHash: text('password_hash').notNull(),
+    name: text('name').notNull(),
+    lastName: text('last_name').notNull(),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'set null' }),
+    /** The enrolled phone number; null while the user has not completed MFA enrollment. */
+    mfaPhone: text('mfa_phone'),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    lockedAt: timestampWithZone('locked_at'),
+    createdAt: timestampWithZone('created_at').notNull().defaultNow(),
+    updatedAt: timestampWithZone('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    // Look-ups lower-case the address; the check keeps a mixed-case row from ever hiding.
+    check('users_email_lower_case', sql`${table.email} = lower(${table.email})`),
+    index('users_company_id_index').on(table.companyId),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 (hex) of the bearer token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestampWithZone('created_at').notNull().defaultNow(),
+    lastUsedAt: timestampWithZone('last_used_at').notNull().defaultNow(),
+    /** Absolute expiry; the idle limit is computed from last_used_at. */
+    expiresAt: timestampWithZone('expires_at').notNull(),
+    mfaVerifiedAt: timestampWithZone('mfa_verified_at'),
+    revokedAt: timestampWithZone('revoked_at'),
+  },
+  (table) => [index('sessions_user_id_index').on(table.userId)],
+);
+
+/** Fixed-window counters, shared by every API process that uses the same database. */
+export const rateLimitBuckets = pgTable(
+  'rate_limit_buckets',
+  {
+    key: text('key').notNull(),
+    windowStart: timestampWithZone('window_start').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.key, table.windowStart] }),
+    index('rate_limit_buckets_window_start_index').on(table.windowStart),
+  ],
+);
+
+export type Company = typeof companies.$inferSelect;
+export type User = typeof users.$inferSelect;
+export type Session = typeof sessions.$inferSelect;

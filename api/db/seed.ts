@@ -1,0 +1,139 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Clock } from '../services/clock.ts';
+import { checkPasswordPolicy, hashPassword, verifyPassword } from '../services/passwords.ts';
+import type { Database } from './client.ts';
+import { companies, users } from './schema.ts';
+
+/** A ready-made account, printed at start-up so that people can sign in to a fresh install. */
+export interface DemoAccount {
+  email: string;
+  password: string;
+  description: string;
+}
+
+export const DEFAULT_DEMO_PASSWORD = 'portal-demo-2026';
+
+/**
+ * The web tier flags members of these companies as internal staff. They have no slug, so nobody
+ * can join them through a sign-up link.
+ */
+export const INTERNAL_COMPANY_NAMES = ['Portal Concierge HQ', 'Portal Operations'] as const;
+
+interface DemoCompany {
+  name: string;
+  slug: string | null;
+}
+
+const DEMO_COMPANIES: readonly DemoCompany[] = [
+  { name: 'Acme Health', slug: 'acme' },
+  { name: INTERNAL_COMPANY_NAMES[0], slug: null },
+  { name: INTERNAL_COMPANY_NAMES[1], slug: null },
+];
+
+interface DemoUser {
+  email: string;
+  name: string;
+  lastName: string;
+  companyName: string;
+  description: string;
+}
+
+const DEMO_USERS: readonly DemoUser[] = [
+  {
+    email: 'member@example.com',
+    name: 'Avery',
+    lastName: 'Jordan',
+    companyName: 'Acme Health',
+    description: 'Member of Acme Health',
+  },
+  {
+    email: 'concierge@example.com',
+    name: 'Jordan',
+    lastName: 'Lee',
+    companyName: INTERNAL_COMPANY_NAMES[0],
+    description: `Internal staff (${INTERNAL_COMPANY_NAMES[0]})`,
+  },
+  {
+    email: 'operations@example.com',
+    name: 'Sam',
+    lastName: 'Rivera',
+    companyName: INTERNAL_COMPANY_NAMES[1],
+    description: `Internal staff (${INTERNAL_COMPANY_NAMES[1]})`,
+  },
+];
+
+/** Arbitrary but fixed, so that two servers seeding one database at once take turns. */
+const SEED_LOCK_ID = 7_310_254_119;
+
+/**
+ * Makes sure the demo companies and accounts exist; running it again changes nothing, except
+ * that a demo account whose password no longer matches gets `password` back, so the accounts
+ * printed at start-up always work. None of them has an enrolled phone.
+ * @param password defaults to `DEMO_PASSWORD` from the environment, else `portal-demo-2026`.
+ */
+export async function seedDemoData(
+  database: Database,
+  clock: Clock,
+  password: string = process.env['DEMO_PASSWORD'] ?? DEFAULT_DEMO_PASSWORD,
+): Promise<DemoAccount[]> {
+  for (const demoUser of DEMO_USERS) {
+    const verdict = checkPasswordPolicy(password, demoUser);
+    if (!verdict.acceptable) {
+      throw new Error(`DEMO_PASSWORD is not acceptable for ${demoUser.email}: ${verdict.message}`);
+    }
+  }
+  const now = clock.now();
+
+  await database.transaction(async (transaction) => {
+    await transaction.execute(sql`SELECT pg_advisory_xact_lock(${SEED_LOCK_ID})`);
+
+    const companyIds = new Map<string, number>();
+    for (const company of DEMO_COMPANIES) {
+      const [existing] = await transaction
+        .select({ id: companies.id })
+        .from(companies)
+        .where(
+          company.slug === null
+            ? eq(companies.name, company.name)
+            : eq(companies.slug, company.slug),
+        )
+        .limit(1);
+      const id =
+        existing?.id ??
+        (
+          await transaction
+            .insert(companies)
+            .values({ name: company.name, slug: company.slug, createdAt: now })
+            .returning({ id: companies.id })
+        )[0]?.id;
+      if (id === undefined) throw new Error(`Could not create the company ${company.name}.`);
+      companyIds.set(company.name, id);
+    }
+
+    for (const demoUser of DEMO_USERS) {
+      const [existing] = await transaction
+        .select({ id: users.id, passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.email, demoUser.email))
+        .limit(1);
+      if (!existing) {
+        await transaction.insert(users).values({
+          email: demoUser.email,
+          passwordHash: await hashPassword(password),
+          name: demoUser.name,
+          lastName: demoUser.lastName,
+          companyId: companyIds.get(demoUser.companyName) ?? null,
+          createdAt: now,
+          updatedAt: now,
+        });
+      } else if (!(await verifyPassword(password, existing.passwordHash))) {
+        await transaction
+          .update(users)
+          .set({ passwordHash: await hashPassword(password), updatedAt: now })
+          .where(eq(users.id, existing.id));
+      }
+    }
+  });
+
+  return DEMO_USERS.map(({ email, description }) => ({ email, password, description }));
+}

@@ -1,0 +1,20 @@
+import type { Database } from '../db/client.ts';
+import type { Session, User } from '../db/schema.ts';
+import type { Clock } from '../services/clock.ts';
+
+/** What every route of the API needs, handed over when the app is created. */
+export interface ApiDependencies {
+  db: Database;
+  clock: Clock;
+  /** Whether a proxy the operator controls sets `X-Forwarded-For` (see clientAddress). */
+  trustProxy: boolean;
+}
+
+/** Context variables set by the middleware of api/http/. */
+export interface ApiEnv {
+  Variables: {
+    /** Set by requireSession: the caller's live session and its user. */
+    session: Session;
+    user: User;
+  };
+}

@@ -1,0 +1,24 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/**
+ * Every error text the API answers with. Clients show these to people (SPEC.md §8), and the web
+ * tier matches some of them exactly, e.g. "MFA authentication required".
+ */
+export const ErrorMessage = {
+  invalidCredentials: 'Invalid email or password.',
+  sessionExpired: 'Your session has expired. Please sign in again.',
+  mfaRequired: 'MFA authentication required',
+  tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
+  malformedJson: 'Malformed JSON body.',
+  badRequest: 'Bad request.',
+  unsupportedMediaType: 'Request body must be JSON (Content-Type: application/json).',
+  bodyTooLarge: 'Request body too large.',
+  notFound: 'Not found.',
+  internal: 'Something went wrong. Please try again later.',
+} as const;
+
+/** The one error shape of the API: `{"error": "<message for people>"}`. */
+export function errorResponse(c: Context, status: ContentfulStatusCode, message: string): Response {
+  return c.json({ error: message }, status);
+}

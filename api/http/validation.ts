@@ -1,0 +1,96 @@
+import { zValidator } from '@hono/zod-validator';
+import type { Env, MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
+import { errorResponse, ErrorMessage } from './errors.ts';
+
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+};
+
+const FORMAT_NAMES: Record<string, string> = {
+  email: 'an email address',
+  uuid: 'a UUID',
+  url: 'a URL',
+};
+
+/** The value at `path` inside `data`, or undefined when any step of the path is missing. */
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = data;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/**
+ * Turns a validation problem into one sentence that names the field by its path, e.g.
+ * "user.email must be an email address.", so that a client developer knows what to fix.
+ * `body` is the request body as received: it tells a missing field from a wrong-typed one.
+ */
+export function describeValidationIssue(issue: z.core.$ZodIssue, body: unknown): string {
+  const field = issue.path.map(String).join('.');
+  if (field === '') return 'Request body must be a JSON object.';
+  switch (issue.code) {
+    case 'invalid_type':
+      if (valueAt(body, issue.path) === undefined) return `${field} is required.`;
+      return `${field} must be ${TYPE_NAMES[issue.expected] ?? issue.expected}.`;
+    case 'invalid_format':
+      return `${field} must be ${FORMAT_NAMES[issue.format] ?? `in ${issue.format} format`}.`;
+    case 'too_small':
+      if (issue.origin === 'string') {
+        return Number(issue.minimum) <= 1
+          ? `${field} must not be empty.`
+          : `${field} must be at least ${issue.minimum} characters.`;
+      }
+      return `${field} must be at least ${issue.minimum}.`;
+    case 'too_big':
+      if (issue.origin === 'string') {
+        return `${field} must be at most ${issue.maximum} characters.`;
+      }
+      return `${field} must be at most ${issue.maximum}.`;
+    case 'invalid_value':
+      return `${field} must be one of: ${issue.values.map(String).join(', ')}.`;
+    default:
+      return `${field} is invalid.`;
+  }
+}
+
+/**
+ * Validates a JSON request body against a zod schema. Answers 415 when the body is not declared
+ * as JSON, 400 "Malformed JSON body." when it does not parse, and 400 naming the first invalid
+ * field otherwise; the handler reads the parsed value with `c.req.valid('json')`.
+ */
+export function jsonBody<Schema extends z.ZodType>(schema: Schema) {
+  const validate = zValidator('json', schema, (result, c) => {
+    if (result.success) return undefined;
+    const [firstIssue] = result.error.issues;
+    const message = firstIssue
+      ? describeValidationIssue(firstIssue, result.data)
+      : 'Invalid request body.';
+    return errorResponse(c, 400, message);
+  });
+  type ValidatedInput =
+    typeof validate extends MiddlewareHandler<Env, string, infer Input> ? Input : never;
+  const middleware: MiddlewareHandler<Env, string, ValidatedInput> = async (c, next) => {
+    const mediaType = (c.req.header('content-type') ?? '').split(';')[0]?.trim() ?? '';
+    if (!JSON_MEDIA_TYPE.test(mediaType)) {
+      return errorResponse(c, 415, ErrorMessage.unsupportedMediaType);
+    }
+    try {
+      // Parsed once here to answer in our own words; Hono caches the body for the validator.
+      await c.req.json();
+    } catch {
+      return errorResponse(c, 400, ErrorMessage.malformedJson);
+    }
+    return validate(c, next);
+  };
+  return middleware;
+}

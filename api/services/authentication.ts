@@ -1,0 +1,48 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { users, type User } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
+import { registerSignInAttempt } from './lockout.ts';
+import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
+import { createSession, deleteEndedSessions, type IssuedSession } from './sessions.ts';
+
+export type SignInResult =
+  | { signedIn: true; user: User; issued: IssuedSession }
+  | {
+      signedIn: false;
+      /** Set when this failure locked the account (see {@link registerSignInAttempt}). */
+      newlyLockedUser: User | null;
+    };
+
+/**
+ * Checks an email and password. Unknown email, wrong password and locked account all come back
+ * as the same `signedIn: false` after one argon2 computation each, so neither the answer nor its
+ * timing tells which case it was.
+ */
+export async function signIn(
+  database: Database,
+  clock: Clock,
+  credentials: { email: string; password: string },
+): Promise<SignInResult> {
+  const now = clock.now();
+  const email = credentials.email.trim().toLowerCase();
+  const [user] = await database.select().from(users).where(eq(users.email, email)).limit(1);
+  if (!user) {
+    await verifyAgainstDecoy(credentials.password);
+    return { signedIn: false, newlyLockedUser: null };
+  }
+
+  // Hashing happens before the transaction: the row lock (and, on PGlite, the whole database)
+  // is then held for milliseconds, not for the length of an argon2 computation.
+  const passwordMatches = await verifyPassword(credentials.password, user.passwordHash);
+
+  return database.transaction(async (transaction): Promise<SignInResult> => {
+    const verdict = await registerSignInAttempt(transaction, user.id, passwordMatches, now);
+    if (!verdict.accepted) {
+      return { signedIn: false, newlyLockedUser: verdict.newlyLocked ? user : null };
+    }
+    await deleteEndedSessions(transaction, user.id, now);
+    const issued = await createSession(transaction, user.id, now);
+    return { signedIn: true, user, issued };
+  });
+}

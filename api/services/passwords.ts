@@ -1,0 +1,169 @@
+import { argon2, randomBytes, timingSafeEqual, type Argon2Parameters } from 'node:crypto';
+import { COMMON_PASSWORDS } from './common-passwords.ts';
+
+/** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane (~30–40 ms per hash on this hardware). */
+export const ARGON2_SETTINGS = {
+  memoryKib: 19_456,
+  passes: 2,
+  parallelism: 1,
+  saltBytes: 16,
+  tagBytes: 32,
+} as const;
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
+const ARGON2_VERSION = 19;
+const PHC_PATTERN =
+  /^\$argon2id\$v=(\d+)\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
+
+/**
+ * Passwords are NFKC-normalised before hashing, so that the same characters typed on different
+ * keyboards (composed or decomposed accents, full-width digits) give the same hash.
+ */
+function normalise(password: string): string {
+  return password.normalize('NFKC');
+}
+
+function deriveKey(password: string, salt: Buffer, settings: Argon2Settings): Promise<Buffer> {
+  const parameters: Argon2Parameters = {
+    message: normalise(password),
+    nonce: salt,
+    memory: settings.memoryKib,
+    passes: settings.passes,
+    parallelism: settings.parallelism,
+    tagLength: settings.tagBytes,
+  };
+  return new Promise((resolve, reject) => {
+    argon2('argon2id', parameters, (error, derivedKey) => {
+      if (error) reject(error);
+      else resolve(derivedKey);
+    });
+  });
+}
+
+interface Argon2Settings {
+  memoryKib: number;
+  passes: number;
+  parallelism: number;
+  tagBytes: number;
+}
+
+/** PHC strings use standard base64 without padding. */
+function toPhcBase64(bytes: Buffer): string {
+  return bytes.toString('base64').replace(/=+$/, '');
+}
+
+/**
+ * Hashes a password with argon2id and a fresh 16-byte salt.
+ * @returns a PHC string: `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`.
+ */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(ARGON2_SETTINGS.saltBytes);
+  const hash = await deriveKey(password, salt, ARGON2_SETTINGS);
+  const { memoryKib, passes, parallelism } = ARGON2_SETTINGS;
+  return `$argon2id$v=${ARGON2_VERSION}$m=${memoryKib},t=${passes},p=${parallelism}$${toPhcBase64(salt)}$${toPhcBase64(hash)}`;
+}
+
+/**
+ * Checks a password against a PHC string made by {@link hashPassword}, using the parameters
+ * stored in the string (so hashes made with older settings keep working). A malformed or
+ * foreign hash never matches; it does not throw.
+ */
+export async function verifyPassword(password: string, phcHash: string): Promise<boolean> {
+  const match = PHC_PATTERN.exec(phcHash);
+  if (!match) return false;
+  const [, version, memory, passes, parallelism, saltText, hashText] = match;
+  if (Number(version) !== ARGON2_VERSION || !saltText || !hashText) return false;
+  const expected = Buffer.from(hashText, 'base64');
+  const settings: Argon2Settings = {
+    memoryKib: Number(memory),
+    passes: Number(passes),
+    parallelism: Number(parallelism),
+    tagBytes: expected.length,
+  };
+  try {
+    const actual = await deriveKey(password, Buffer.from(saltText, 'base64'), settings);
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  } catch {
+    // Parameters that argon2 refuses (e.g. zero passes) can only come from a corrupted row.
+    return false;
+  }
+}
+
+/**
+ * The hash of a random password nobody knows, made with the current settings. Being a constant,
+ * the first unknown-email sign-in costs no more than later ones.
+ */
+export const DECOY_PASSWORD_HASH =
+  '$argon2id$v=19$m=19456,t=2,p=1$2VmahylRfiL4ctI7UppSiQ$kyB7WxBmhFHmgdcMoP+n4IXLrUyZjqpTPsHf8mhXatM';
+
+/**
+ * Spends the same time as checking a real password, for sign-ins with an unknown email, so that
+ * response times do not reveal which addresses have accounts. Always resolves to false.
+ */
+export async function verifyAgainstDecoy(password: string): Promise<false> {
+  await verifyPassword(password, DECOY_PASSWORD_HASH);
+  return false;
+}
+
+export interface PasswordOwner {
+  email: string;
+  name?: string | undefined;
+  lastName?: string | undefined;
+}
+
+export type PasswordPolicyVerdict =
+  | { acceptable: true }
+  | {
+      acceptable: false;
+      reason: 'too_short' | 'too_long' | 'too_common' | 'personal_details';
+      message: string;
+    };
+
+function comparable(text: string): string {
+  return text.normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+/**
+ * The password rules of sign-up and reset (after NIST SP 800-63B / OWASP ASVS): a length of 8 to
+ * 128 characters, no composition rules, and not a common password nor the user's own email or
+ * name. Lengths count characters (code points), not UTF-16 units.
+ */
+export function checkPasswordPolicy(password: string, owner: PasswordOwner): PasswordPolicyVerdict {
+  // NIST SP 800-63B counts each code point as one character.
+  const length = Array.from(normalise(password)).length;
+  if (length < PASSWORD_MIN_LENGTH) {
+    return {
+      acceptable: false,
+      reason: 'too_short',
+      message: `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
+    };
+  }
+  if (length > PASSWORD_MAX_LENGTH) {
+    return {
+      acceptable: false,
+      reason: 'too_long',
+      message: `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`,
+    };
+  }
+  const candidate = comparable(password);
+  if (COMMON_PASSWORDS.has(candidate)) {
+    return {
+      acceptable: false,
+      reason: 'too_common',
+      message: 'This password is too common. Please choose a less predictable one.',
+    };
+  }
+  const name = owner.name === undefined ? '' : comparable(owner.name);
+  const lastName = owner.lastName === undefined ? '' : comparable(owner.lastName);
+  const personalDetails = [comparable(owner.email), name, lastName, `${name} ${lastName}`.trim()];
+  if (personalDetails.some((detail) => detail.length > 0 && detail === candidate)) {
+    return {
+      acceptable: false,
+      reason: 'personal_details',
+      message: 'Password must not be your email address or your name.',
+    };
+  }
+  return { acceptable: true };
+}

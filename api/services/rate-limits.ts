@@ -1,0 +1,71 @@
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { rateLimitBuckets } from '../db/schema.ts';
+import { HOUR, MINUTE } from './clock.ts';
+
+export interface RateLimitRule {
+  /** Prefix of the bucket key, e.g. `sign_in:ip`. */
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** Offices share one address, so this is generous; the per-account lockout is the main defence. */
+export const SIGN_IN_PER_IP: RateLimitRule = {
+  name: 'sign_in:ip',
+  limit: 60,
+  windowMs: 10 * MINUTE,
+};
+
+/** No rule has a longer window, so older buckets can be dropped by anyone. */
+const LONGEST_WINDOW_MS = 24 * HOUR;
+
+export type RateLimitVerdict =
+  { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
+
+/** Windows are aligned to the epoch so that every server computes the same bucket. */
+export function windowStartFor(now: Date, windowMs: number): Date {
+  return new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+}
+
+export function secondsUntilWindowEnds(now: Date, windowMs: number): number {
+  const windowEnd = windowStartFor(now, windowMs).getTime() + windowMs;
+  return Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000));
+}
+
+/**
+ * Counts one attempt by `subject` against `rule` in a fixed window. The counter lives in the
+ * database so that every API process shares it; the increment is a single upsert, so concurrent
+ * attempts are all counted.
+ */
+export async function consumeRateLimit(
+  database: Database,
+  rule: RateLimitRule,
+  subject: string,
+  now: Date,
+): Promise<RateLimitVerdict> {
+  const key = `${rule.name}:${subject}`;
+  const windowStart = windowStartFor(now, rule.windowMs);
+  const count = await database.transaction(async (transaction) => {
+    await transaction
+      .delete(rateLimitBuckets)
+      .where(lt(rateLimitBuckets.windowStart, new Date(windowStart.getTime() - LONGEST_WINDOW_MS)));
+    await transaction
+      .delete(rateLimitBuckets)
+      .where(and(eq(rateLimitBuckets.key, key), lt(rateLimitBuckets.windowStart, windowStart)));
+    const [bucket] = await transaction
+      .insert(rateLimitBuckets)
+      .values({ key, windowStart, count: 1 })
+      .onConflictDoUpdate({
+        target: [rateLimitBuckets.key, rateLimitBuckets.windowStart],
+        set: { count: sql`${rateLimitBuckets.count} + 1` },
+      })
+      .returning({ count: rateLimitBuckets.count });
+    if (!bucket) throw new Error('Counting a rate-limited attempt returned no row.');
+    return bucket.count;
+  });
+  if (count > rule.limit) {
+    return { allowed: false, retryAfterSeconds: secondsUntilWindowEnds(now, rule.windowMs) };
+  }
+  return { allowed: true, remaining: rule.limit - count };
+}

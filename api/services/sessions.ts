@@ -1,0 +1,104 @@
+import { and, eq, gt, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { sessions, users, type Session, type User } from '../db/schema.ts';
+import { HOUR, MINUTE } from './clock.ts';
+import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
+
+/** A session unused for this long ends; every authenticated call renews it. */
+export const SESSION_IDLE_TIMEOUT_MS = 30 * MINUTE;
+/** A session ends this long after sign-in, however active it is. */
+export const SESSION_ABSOLUTE_LIFETIME_MS = 24 * HOUR;
+
+export interface IssuedSession {
+  /** The bearer token: shown to the client once, never stored. */
+  token: string;
+  /**
+   * The absolute expiry. Clients treat the token as valid until then; the shorter idle timeout
+   * is enforced by the API, which answers 401 once it has passed.
+   */
+  expiresAt: Date;
+  session: Session;
+}
+
+export interface AuthenticatedSession {
+  session: Session;
+  user: User;
+}
+
+export async function createSession(
+  database: Database,
+  userId: number,
+  now: Date,
+): Promise<IssuedSession> {
+  const token = generateToken();
+  const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_LIFETIME_MS);
+  const [session] = await database
+    .insert(sessions)
+    .values({ userId, tokenHash: hashToken(token), createdAt: now, lastUsedAt: now, expiresAt })
+    .returning();
+  if (!session) throw new Error('Inserting a session returned no row.');
+  return { token, expiresAt, session };
+}
+
+/**
+ * Finds the live session of a bearer token and renews its idle timeout, in one statement so
+ * that a session cannot expire between the check and the renewal. Returns null for an unknown,
+ * revoked, idle-expired or absolutely expired token.
+ */
+export async function authenticateSession(
+  database: Database,
+  token: string,
+  now: Date,
+): Promise<AuthenticatedSession | null> {
+  if (!looksLikeToken(token)) return null;
+  const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS);
+  const [session] = await database
+    .update(sessions)
+    .set({ lastUsedAt: now })
+    .where(
+      and(
+        eq(sessions.tokenHash, hashToken(token)),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+        gt(sessions.lastUsedAt, idleCutoff),
+      ),
+    )
+    .returning();
+  if (!session) return null;
+  const [user] = await database.select().from(users).where(eq(users.id, session.userId));
+  if (!user) return null;
+  return { session, user };
+}
+
+/**
+ * Deletes a user's sessions that can never be used again (revoked, idle or past their absolute
+ * expiry), so that the table only grows with live sessions.
+ */
+export async function deleteEndedSessions(
+  database: Database,
+  userId: number,
+  now: Date,
+): Promise<void> {
+  const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS);
+  await database
+    .delete(sessions)
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        or(
+          isNotNull(sessions.revokedAt),
+          lte(sessions.expiresAt, now),
+          lte(sessions.lastUsedAt, idleCutoff),
+        ),
+      ),
+    );
+}
+
+/** Ends the session of a token, if there is one. Revoking twice is harmless. */
+export async function revokeSession(database: Database, token: string, now: Date): Promise<void> {
+  if (!looksLikeToken(token)) return;
+  await database
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
+}

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApiApp } from '../../api/app.ts';
+import type { Database } from '../../api/db/client.ts';
+import { jsonRequest, startTestApi, TEST_PASSWORD, type TestApi } from './support.ts';
+
+let api: TestApi;
+
+beforeAll(async () => {
+  api = await startTestApi();
+});
+
+afterAll(async () => {
+  await api.close();
+});
+
+const SIGN_IN = '/api/v1/users/sign_in';
+
+async function postSignIn(body: string, contentType = 'application/json'): Promise<Response> {
+  return api.app.request(SIGN_IN, {
+    method: 'POST',
+    headers: { 'Content-Type': contentType },
+    body,
+  });
+}
+
+describe('request errors', () => {
+  it('answers 400 "Malformed JSON body." to a body that is not JSON', async () => {
+    const response = await postSignIn('{"user": {"email": ');
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'Malformed JSON body.' });
+  });
+
+  it('answers 400 "Malformed JSON body." to an empty body', async () => {
+    const response = await postSignIn('');
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'Malformed JSON body.' });
+  });
+
+  it.each([
+    [{ user: { password: TEST_PASSWORD } }, 'user.email is required.'],
+    [{ user: { email: 'member@example.com' } }, 'user.password is required.'],
+    [{ user: { email: 'member@example.com', password: 42 } }, 'user.password must be a string.'],
+    [
+      { user: { email: 'member', password: TEST_PASSWORD } },
+      'user.email must be an email address.',
+    ],
+    [{ user: { email: 'member@example.com', password: '' } }, 'user.password must not be empty.'],
+    [{ user: 'member@example.com' }, 'user must be an object.'],
+    [{}, 'user is required.'],
+    [['member@example.com'], 'Request body must be a JSON object.'],
+  ])('answers 400 naming the field for %j', async (body, message) => {
+    const response = await postSignIn(JSON.stringify(body));
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: message });
+  });
+
+  it('answers 415 to a body that is not declared as JSON', async () => {
+    const response = await postSignIn(
+      JSON.stringify({ user: { email: 'member@example.com', password: TEST_PASSWORD } }),
+      'text/plain',
+    );
+
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({
+      error: 'Request body must be JSON (Content-Type: application/json).',
+    });
+  });
+
+  it('answers 413 to a body over 64 KiB', async () => {
+    const response = await api.app.request(
+      SIGN_IN,
+      jsonRequest({ user: { email: 'member@example.com', password: 'x'.repeat(70 * 1024) } }),
+    );
+
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ error: 'Request body too large.' });
+  });
+
+  it('answers 413 from the declared Content-Length without reading the body', async () => {
+    const response = await api.app.request(SIGN_IN, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(65 * 1024) },
+      body: '{}',
+    });
+
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ error: 'Request body too large.' });
+  });
+
+  it('answers 404 "Not found." to an unknown route', async () => {
+    const response = await api.app.request('/api/v1/nothing-here');
+
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'Not found.' });
+  });
+
+  it('answers 404 to a known path with the wrong method', async () => {
+    const response = await api.app.request(SIGN_IN);
+
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'Not found.' });
+  });
+
+  it('forbids caching of every answer', async () => {
+    const response = await api.getCurrentUser();
+
+    expect(response.headers.get('Cache-Control')).toBe('no-store');
+  });
+});
+
+describe('internal errors', () => {
+  const leakyMessage =
+    'relation "users" does not exist: SELECT "password_hash" FROM "users" (/srv/portal/api/db/client.ts:42)';
+
+  /** A database whose every use fails the way a broken query would. */
+  const brokenDatabase = new Proxy(Object.create(null) as object, {
+    get: () => () => {
+      throw new Error(leakyMessage);
+    },
+  }) as Database;
+
+  it('answers the generic 500 without a stack, a path or SQL, and logs the error', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const app = createApiApp({ db: brokenDatabase, clock: api.clock, trustProxy: false });
+
+      const response = await app.request(
+        SIGN_IN,
+        jsonRequest({ user: { email: 'member@example.com', password: TEST_PASSWORD } }),
+      );
+
+      expect(response.status).toBe(500);
+      const text = await response.text();
+      expect(JSON.parse(text)).toEqual({ error: 'Something went wrong. Please try again later.' });
+      expect(text).not.toMatch(/relation|SELECT|\/srv|client\.ts|at /);
+      expect(consoleError).toHaveBeenCalledWith(
+        expect.stringContaining('POST /api/v1/users/sign_in'),
+        expect.objectContaining({ message: leakyMessage }),
+      );
+    } finally {
+      consoleError.mockRestore();
+    }
+  });
+
+  it('answers the generic 500 when an authenticated route fails', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const app = createApiApp({ db: brokenDatabase, clock: api.clock, trustProxy: false });
+
+      const response = await app.request('/api/v1/users/current', {
+        headers: { Authorization: `Bearer ${'C'.repeat(43)}` },
+      });
+
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({
+        error: 'Something went wrong. Please try again later.',
+      });
+    } finally {
+      consoleError.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,142 @@
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companies, users } from '../../api/db/schema.ts';
+import { seedDemoData, DEFAULT_DEMO_PASSWORD } from '../../api/db/seed.ts';
+import { startReferenceApi, type ReferenceApi } from '../../api/index.ts';
+import { createMovableClock } from '../../api/services/clock.ts';
+import { verifyPassword } from '../../api/services/passwords.ts';
+import { createFreshDatabase, openTestDatabase, type FreshDatabase } from './support.ts';
+
+describe('startReferenceApi', () => {
+  let fresh: FreshDatabase;
+  let api: ReferenceApi;
+
+  beforeAll(async () => {
+    fresh = await createFreshDatabase();
+    api = await startReferenceApi({
+      ...fresh.options,
+      seedDemoData: true,
+      clock: createMovableClock(),
+    });
+  });
+
+  afterAll(async () => {
+    await api.close();
+    await fresh.dispose();
+  });
+
+  it('lists the three demo accounts with the default password', () => {
+    expect(api.demoAccounts.map(({ email, password }) => ({ email, password }))).toEqual([
+      { email: 'member@example.com', password: DEFAULT_DEMO_PASSWORD },
+      { email: 'concierge@example.com', password: DEFAULT_DEMO_PASSWORD },
+      { email: 'operations@example.com', password: DEFAULT_DEMO_PASSWORD },
+    ]);
+    for (const account of api.demoAccounts) expect(account.description).not.toBe('');
+  });
+
+  it('answers plain Requests in-process, as over HTTP', async () => {
+    const signIn = await api.fetch(
+      new Request('http://embedded-api.internal/api/v1/users/sign_in', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          user: { email: 'member@example.com', password: DEFAULT_DEMO_PASSWORD },
+        }),
+      }),
+    );
+    expect(signIn.status).toBe(200);
+    const authorization = signIn.headers.get('Authorization') ?? '';
+
+    const current = await api.fetch(
+      new Request('http://embedded-api.internal/api/v1/users/current', {
+        headers: { Authorization: authorization },
+      }),
+    );
+
+    expect(await current.json()).toMatchObject({
+      full_name: 'Avery Jordan',
+      email: 'member@example.com',
+      company: { name: 'Acme Health' },
+    });
+  });
+
+  it('puts the staff accounts in the two internal companies', async () => {
+    const companyOf = async (email: string) => {
+      const signIn = await api.fetch(
+        new Request('http://embedded-api.internal/api/v1/users/sign_in', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ user: { email, password: DEFAULT_DEMO_PASSWORD } }),
+        }),
+      );
+      const current = await api.fetch(
+        new Request('http://embedded-api.internal/api/v1/users/current', {
+          headers: { Authorization: signIn.headers.get('Authorization') ?? '' },
+        }),
+      );
+      return ((await current.json()) as { company: { name: string } | null }).company;
+    };
+
+    expect(await companyOf('concierge@example.com')).toEqual({ name: 'Portal Concierge HQ' });
+    expect(await companyOf('operations@example.com')).toEqual({ name: 'Portal Operations' });
+  });
+});
+
+describe('seedDemoData', () => {
+  it('can run any number of times without duplicating anything', async () => {
+    const database = await openTestDatabase();
+    try {
+      const clock = createMovableClock();
+      await seedDemoData(database.db, clock);
+      await seedDemoData(database.db, clock);
+
+      const [userRows] = await database.db.select({ total: count() }).from(users);
+      const [companyRows] = await database.db.select({ total: count() }).from(companies);
+      expect(userRows?.total).toBe(3);
+      expect(companyRows?.total).toBe(3);
+      const [acme] = await database.db.select().from(companies).where(eq(companies.slug, 'acme'));
+      expect(acme?.name).toBe('Acme Health');
+      const internal = await database.db
+        .select({ slug: companies.slug })
+        .from(companies)
+        .where(eq(companies.name, 'Portal Operations'));
+      expect(internal).toEqual([{ slug: null }]);
+      const enrolled = await database.db.select({ phone: users.mfaPhone }).from(users);
+      expect(enrolled.every(({ phone }) => phone === null)).toBe(true);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('gives the demo accounts a changed demo password, so the printed one always works', async () => {
+    const database = await openTestDatabase();
+    try {
+      const clock = createMovableClock();
+      await seedDemoData(database.db, clock);
+
+      const accounts = await seedDemoData(database.db, clock, 'a different demo password');
+
+      expect(accounts[0]?.password).toBe('a different demo password');
+      const [member] = await database.db
+        .select()
+        .from(users)
+        .where(eq(users.email, 'member@example.com'));
+      expect(await verifyPassword('a different demo password', member?.passwordHash ?? '')).toBe(
+        true,
+      );
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('refuses a demo password that the password policy refuses', async () => {
+    const database = await openTestDatabase();
+    try {
+      await expect(seedDemoData(database.db, createMovableClock(), 'password123')).rejects.toThrow(
+        /DEMO_PASSWORD is not acceptable/,
+      );
+    } finally {
+      await database.close();
+    }
+  });
+});

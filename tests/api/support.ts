@@ -1,0 +1,200 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Hono } from 'hono';
+import pg from 'pg';
+import { createApiApp } from '../../api/app.ts';
+import { openDatabase, type Database, type OpenedDatabase } from '../../api/db/client.ts';
+import { companies, users, type User } from '../../api/db/schema.ts';
+import { createMovableClock, type MovableClock } from '../../api/services/clock.ts';
+import { hashPassword } from '../../api/services/passwords.ts';
+
+export interface FreshDatabase {
+  /** What to pass to openDatabase or startReferenceApi to reach it. */
+  options: { databaseUrl: string } | { dataDir: string };
+  /** Drops it (PostgreSQL); close every connection to it first. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * An empty database of its own for one test file: PGlite in memory by default; with DATABASE_URL
+ * set, a new uniquely named database on that PostgreSQL server.
+ */
+export async function createFreshDatabase(): Promise<FreshDatabase> {
+  const serverUrl = process.env['DATABASE_URL'];
+  if (!serverUrl) return { options: { dataDir: 'memory://' }, dispose: async () => {} };
+
+  const name = `api_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await onServer(serverUrl, `CREATE DATABASE "${name}"`);
+  const databaseUrl = new URL(serverUrl);
+  databaseUrl.pathname = `/${name}`;
+  return {
+    options: { databaseUrl: databaseUrl.toString() },
+    dispose: () => onServer(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+/** A freshly migrated database (see createFreshDatabase), dropped again on close. */
+export async function openTestDatabase(): Promise<OpenedDatabase> {
+  const fresh = await createFreshDatabase();
+  try {
+    const opened = await openDatabase(fresh.options);
+    return {
+      ...opened,
+      close: async () => {
+        await opened.close();
+        await fresh.dispose();
+      },
+    };
+  } catch (error) {
+    await fresh.dispose();
+    throw error;
+  }
+}
+
+async function onServer(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+export interface TestUserOptions {
+  email?: string;
+  password?: string;
+  name?: string;
+  lastName?: string;
+  companyName?: string;
+  mfaPhone?: string;
+}
+
+export interface TestUser {
+  user: User;
+  email: string;
+  password: string;
+}
+
+export interface TestApi {
+  app: Hono;
+  db: Database;
+  clock: MovableClock;
+  createUser(options?: TestUserOptions): Promise<TestUser>;
+  /**
+   * POSTs to sign_in. Each call comes from a new client address unless one is given, so that
+   * the per-address rate limit only matters to the tests about it.
+   */
+  signIn(
+    credentials: { email: string; password: string },
+    options?: { clientAddress?: string },
+  ): Promise<Response>;
+  /** Signs in and returns the bearer token. */
+  signInToken(account: { email: string; password: string }): Promise<string>;
+  getCurrentUser(token?: string): Promise<Response>;
+  signOut(token?: string): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export function uniqueEmail(): string {
+  return `member-${randomUUID()}@example.com`;
+}
+
+/** A random address in the IPv6 documentation range (RFC 3849): never a real client. */
+export function randomClientAddress(): string {
+  const hex = randomBytes(8).toString('hex');
+  return `2001:db8::${hex.slice(0, 4)}:${hex.slice(4, 8)}:${hex.slice(8, 12)}:${hex.slice(12)}`;
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { Authorization: `Bearer ${token}` };
+}
+
+export function jsonRequest(body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+export async function startTestApi(options: { trustProxy?: boolean } = {}): Promise<TestApi> {
+  const database = await openTestDatabase();
+  const { db } = database;
+  const clock = createMovableClock();
+  const app = createApiApp({ db, clock, trustProxy: options.trustProxy ?? true });
+
+  const api: TestApi = {
+    app,
+    db,
+    clock,
+    async createUser(userOptions = {}) {
+      const email = userOptions.email ?? uniqueEmail();
+      const password = userOptions.password ?? TEST_PASSWORD;
+      let companyId: number | null = null;
+      if (userOptions.companyName !== undefined) {
+        const [company] = await db
+          .insert(companies)
+          .values({ name: userOptions.companyName, createdAt: clock.now() })
+          .returning();
+        companyId = company?.id ?? null;
+      }
+      const [user] = await db
+        .insert(users)
+        .values({
+          email,
+          passwordHash: await hashPassword(password),
+          name: userOptions.name ?? 'Avery',
+          lastName: userOptions.lastName ?? 'Jordan',
+          companyId,
+          mfaPhone: userOptions.mfaPhone ?? null,
+          createdAt: clock.now(),
+          updatedAt: clock.now(),
+        })
+        .returning();
+      if (!user) throw new Error('The test user was not created.');
+      return { user, email, password };
+    },
+    signIn(credentials, signInOptions = {}) {
+      const clientAddress = signInOptions.clientAddress ?? randomClientAddress();
+      return Promise.resolve(
+        app.request(
+          '/api/v1/users/sign_in',
+          jsonRequest({ user: credentials }, { 'X-Forwarded-For': clientAddress }),
+        ),
+      );
+    },
+    async signInToken(account) {
+      const response = await api.signIn(account);
+      const token = /^Bearer (.+)$/.exec(response.headers.get('Authorization') ?? '')?.[1];
+      if (response.status !== 200 || !token) {
+        throw new Error(`Signing in failed with status ${response.status}.`);
+      }
+      return token;
+    },
+    getCurrentUser(token) {
+      return Promise.resolve(
+        app.request('/api/v1/users/current', { headers: token ? bearer(token) : {} }),
+      );
+    },
+    signOut(token) {
+      return Promise.resolve(
+        app.request('/api/v1/users/sign_out', {
+          method: 'DELETE',
+          headers: token ? bearer(token) : {},
+        }),
+      );
+    },
+    close: () => database.close(),
+  };
+  return api;
+}
+
+/** Reads a user's row again, e.g. to look at its lockout counters. */
+export async function reloadUser(db: Database, userId: number): Promise<User> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw new Error(`User ${userId} is gone.`);
+  return user;
+}
