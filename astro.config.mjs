@@ -2,6 +2,14 @@
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
+import { createHash } from 'node:crypto';
+import { layerOrder } from './src/styles/layer-order.mjs';
+
+/** @param {string} text */
+const sha256 = (text) =>
+  /** @type {`sha256-${string}`} */ (
+    `sha256-${createHash('sha256').update(text).digest('base64')}`
+  );
 
 /**
  * Server-rendered Astro on Node (standalone). Pages render on the server;
@@ -28,6 +36,7 @@ export default defineConfig({
         "object-src 'none'",
         "base-uri 'none'",
       ],
+      styleDirective: { hashes: [sha256(layerOrder)] },
     },
   },
   vite: {

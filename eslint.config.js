@@ -1,12 +1,12 @@
-// @ts-check
 import js from '@eslint/js';
 import astro from 'eslint-plugin-astro';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: [
       'dist/',
@@ -20,7 +20,7 @@ export default tseslint.config(
     ],
   },
   js.configs.recommended,
-  ...tseslint.configs.strictTypeChecked,
+  tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
       globals: { ...globals.node, ...globals.browser },
@@ -36,9 +36,9 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   { files: ['**/*.tsx'], ...jsxA11y.flatConfigs.strict },
-  ...astro.configs.recommended,
+  astro.configs.recommended,
   {
     files: ['**/*.astro', '**/*.{js,mjs}'],
-    ...tseslint.configs.disableTypeChecked,
+    extends: [tseslint.configs.disableTypeChecked],
   },
 );

@@ -54,7 +54,7 @@ export default defineConfig({
   ],
   webServer: {
     command: 'node scripts/serve-e2e.mjs',
-    url: `${baseURL}/robots.txt`,
+    url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'pipe',

@@ -11,7 +11,8 @@ mkdirSync(reports, { recursive: true });
 
 const totals = { passed: 0, failed: 0 };
 const failures = [];
-const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
+// No telemetry: the machines reach no network but the package registries.
+const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ASTRO_TELEMETRY_DISABLED: '1' };
 
 /** Runs a command with inherited output; returns whether it exited 0. */
 function run(label, command, args, extraEnv = {}) {

@@ -34,7 +34,8 @@ export type RouteName =
   | 'Requests'
   | 'Request'
   | 'RequestCategory'
-  | 'KitGallery';
+  | 'KitGallery'
+  | 'Health';
 
 export interface PageRoute {
   readonly name: RouteName;
@@ -63,6 +64,7 @@ export const pageRoutes = [
   { name: 'RequestCategory', pattern: '/requests/category/:categoryId', guard: 'auth' },
   { name: 'Request', pattern: '/requests/:requestId', guard: 'auth' },
   { name: 'KitGallery', pattern: '/kit{/*}?', guard: 'kit-gallery' },
+  { name: 'Health', pattern: '/healthz', guard: 'public' },
 ] as const satisfies readonly PageRoute[];
 
 /** A permanent move from an address the old product used. */
@@ -105,7 +107,10 @@ export const partnerSlugs = [
 export type PartnerSlug = (typeof partnerSlugs)[number];
 
 /** `/products/{x}` and its alias `/additional-information/{x}`. */
-export const partnerRedirectPatterns = ['/products/:slug', '/additional-information/:slug'] as const;
+export const partnerRedirectPatterns = [
+  '/products/:slug',
+  '/additional-information/:slug',
+] as const;
 
 export const isPartnerSlug = (value: string): value is PartnerSlug =>
   (partnerSlugs as readonly string[]).includes(value);

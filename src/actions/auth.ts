@@ -1,4 +1,4 @@
-import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
+import { defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
 import { paths } from '../routes';
 import { signIn as signInToApi, signOut as signOutOfApi } from '../server/accounts';
@@ -8,22 +8,24 @@ import type { Navigation } from '../server/navigation';
 import { takeReturnTo } from '../server/return-to';
 import { clearSession, writeMfaStep, writeSession, type MfaStep } from '../server/session';
 import { apiFailure } from './api-failure';
+import { formText } from './fields';
 
 /** SPEC.md §8 */
 export const signInFallbackMessage = 'Unable to sign in at this time. Please try again later.';
 export const signedOutMessage = 'You have been signed out.';
 
 const signInInput = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, 'Enter your email address')
-    .max(254, 'Email address must be 254 characters or fewer')
-    .pipe(z.email('Enter an email address in the correct format, like name@example.com')),
-  password: z
-    .string()
-    .min(1, 'Enter your password')
-    .max(128, 'Password must be 128 characters or fewer'),
+  email: formText(
+    z
+      .string()
+      .trim()
+      .min(1, 'Enter your email address')
+      .max(254, 'Email address must be 254 characters or fewer')
+      .pipe(z.email('Enter an email address in the correct format, like name@example.com')),
+  ),
+  password: formText(
+    z.string().min(1, 'Enter your password').max(128, 'Password must be 128 characters or fewer'),
+  ),
 });
 
 /**
@@ -72,4 +74,3 @@ export const signOut = defineAction({
     return { redirectTo: paths.signIn };
   },
 });
-

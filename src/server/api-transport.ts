@@ -38,7 +38,8 @@ async function connect(): Promise<ApiEndpoint> {
   });
   if (api.demoAccounts.length > 0) {
     const rows = api.demoAccounts.map(
-      (account) => `  ${account.email.padEnd(28)} ${account.password.padEnd(20)} ${account.description}`,
+      (account) =>
+        `  ${account.email.padEnd(28)} ${account.password.padEnd(20)} ${account.description}`,
     );
     console.log(['Demo accounts (email, password):', ...rows].join('\n'));
   }

@@ -8,6 +8,5 @@ export interface Navigation {
 /** The same-site path an action result asks to go to, if any. */
 export function redirectTarget(data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null || !('redirectTo' in data)) return undefined;
-  const { redirectTo } = data as { redirectTo: unknown };
-  return typeof redirectTo === 'string' ? safeReturnPath(redirectTo) : undefined;
+  return typeof data.redirectTo === 'string' ? safeReturnPath(data.redirectTo) : undefined;
 }

@@ -24,7 +24,7 @@ export function safeReturnPath(candidate: string | null | undefined): string | u
     decoded = next;
   }
 
-  if (/[\u0000-\u001f\u007f\\]/.test(decoded)) return undefined;
+  if (/[\p{Cc}\\]/u.test(decoded)) return undefined;
   if (decoded.startsWith('//')) return undefined;
 
   // The browser's own parser is the final word: it must stay on our origin.

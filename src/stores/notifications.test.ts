@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   $notifications,
+  adoptNotification,
   closeNotification,
   exposeNotificationsGlobally,
   sendNotification,
@@ -43,6 +44,20 @@ describe('the notifications store', () => {
     sendNotification({ message: 'Two' });
     closeNotification(first);
     expect($notifications.get().map((toast) => toast.message)).toEqual(['Two']);
+  });
+
+  it('adopts a toast made elsewhere once, keeping its id and its timer', () => {
+    const made = {
+      id: 'server-1',
+      message: 'Signed out',
+      type: 'success',
+      autoDismiss: true,
+    } as const;
+    adoptNotification(made);
+    adoptNotification(made);
+    expect($notifications.get()).toEqual([made]);
+    vi.advanceTimersByTime(toastAutoDismissMs);
+    expect($notifications.get()).toEqual([]);
   });
 
   it('is reachable globally for code outside the islands', () => {

@@ -24,8 +24,11 @@ export const $notifications = atom<readonly Notification[]>([]);
 
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
 
+// getRandomValues, unlike randomUUID, also works on plain-http pages (e.g. a LAN address in development).
 const randomId = () =>
-  globalThis.crypto.randomUUID?.() ?? Math.random().toString(36).slice(2) + Date.now().toString(36);
+  Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('');
 
 /** Shows a toast; returns its id. With `autoDismiss` it closes itself after 10 seconds. */
 export function sendNotification({
@@ -34,8 +37,18 @@ export function sendNotification({
   autoDismiss = false,
 }: NotificationInput): string {
   const notification: Notification = { id: randomId(), message, type, autoDismiss };
+  adoptNotification(notification);
+  return notification.id;
+}
+
+/**
+ * Takes over a toast made elsewhere (the server rendered it before hydration),
+ * keeping its id. Adopting the same id twice has no effect.
+ */
+export function adoptNotification(notification: Notification): void {
+  if ($notifications.get().some(({ id }) => id === notification.id)) return;
   $notifications.set([...$notifications.get(), notification]);
-  if (autoDismiss) {
+  if (notification.autoDismiss) {
     timers.set(
       notification.id,
       setTimeout(() => {
@@ -43,7 +56,6 @@ export function sendNotification({
       }, toastAutoDismissMs),
     );
   }
-  return notification.id;
 }
 
 /** Removes a toast (its close button, or its timer). Unknown ids are ignored. */

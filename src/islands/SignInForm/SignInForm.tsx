@@ -1,10 +1,10 @@
 import { withState } from '@astrojs/react/actions';
 import { actions, isInputError } from 'astro:actions';
-import { useActionState, useEffect, useState } from 'react';
+import { startTransition, useActionState, useEffect } from 'react';
 import { Button } from '../../ui/Button/Button';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { TextInput } from '../../ui/TextInput/TextInput';
-import { formFailure, type ActionState } from '../form-failure';
+import { formFailure, startingEmpty } from '../form-failure';
 import styles from './SignInForm.module.css';
 
 export interface SignInFormProps {
@@ -20,13 +20,13 @@ const fallbackMessage = 'Unable to sign in at this time. Please try again later.
 /**
  * Works as a plain HTML form before hydration (and with JavaScript off); once
  * hydrated it submits without a reload and goes on to the page the server chose.
+ * Fields are uncontrolled so that hydration never wipes what was typed before it.
  */
 export default function SignInForm({ xsrfToken, submittedEmail = '' }: SignInFormProps) {
-  const [state, submit, pending] = useActionState<ActionState<{ redirectTo: string }>, FormData>(
-    withState(actions.auth.signIn),
+  const [state, submit, pending] = useActionState(
+    startingEmpty(withState(actions.auth.signIn)),
     null,
   );
-  const [email, setEmail] = useState(submittedEmail);
 
   const redirectTo = state && !state.error ? state.data.redirectTo : undefined;
   useEffect(() => {
@@ -44,7 +44,19 @@ export default function SignInForm({ xsrfToken, submittedEmail = '' }: SignInFor
   ];
 
   return (
-    <form className={styles['form']} action={submit} noValidate>
+    <form
+      className={styles['form']}
+      action={submit}
+      noValidate
+      onSubmit={(event) => {
+        // Submitting by hand keeps what was typed: React resets a form after its own action runs.
+        event.preventDefault();
+        const data = new FormData(event.currentTarget);
+        startTransition(() => {
+          submit(data);
+        });
+      }}
+    >
       <ErrorSummary errors={summary} />
       <input type="hidden" name="_xsrf" value={xsrfToken} />
       <TextInput
@@ -55,10 +67,7 @@ export default function SignInForm({ xsrfToken, submittedEmail = '' }: SignInFor
         required
         autoComplete="username"
         spellCheck={false}
-        value={email}
-        onChange={(event) => {
-          setEmail(event.currentTarget.value);
-        }}
+        defaultValue={submittedEmail}
         error={emailError}
       />
       <TextInput

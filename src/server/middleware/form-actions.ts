@@ -9,7 +9,8 @@ import { redirectTarget } from '../navigation';
  * with the result (e.g. field errors) available to its island.
  */
 export const formActions = defineMiddleware(async (context, next) => {
-  const { action, setActionResult, serializeActionResult } = getActionContext(context);
+  const actionContext = getActionContext(context);
+  const { action } = actionContext;
   if (action?.calledFrom !== 'form') return next();
 
   const result = await action.handler();
@@ -18,6 +19,6 @@ export const formActions = defineMiddleware(async (context, next) => {
   const location = result.error ? undefined : redirectTarget(result.data);
   if (location) return context.redirect(location, 303);
 
-  setActionResult(action.name, serializeActionResult(result));
+  actionContext.setActionResult(action.name, actionContext.serializeActionResult(result));
   return next();
 });

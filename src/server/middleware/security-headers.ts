@@ -18,13 +18,16 @@ export const securityHeaders = defineMiddleware(async (context, next) => {
   headers.set('X-Content-Type-Options', 'nosniff');
   headers.set('Referrer-Policy', onTokenPage ? 'no-referrer' : 'strict-origin-when-cross-origin');
   headers.set('X-Frame-Options', 'DENY');
-  headers.append("Content-Security-Policy", "frame-ancestors 'none'");
+  headers.append('Content-Security-Policy', "frame-ancestors 'none'");
   headers.set('Cross-Origin-Opener-Policy', 'same-origin');
   headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
   if (config().secureCookies) {
     headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   }
-  if ((headers.get('content-type') ?? '').startsWith('text/html') && !headers.has('cache-control')) {
+  if (
+    (headers.get('content-type') ?? '').startsWith('text/html') &&
+    !headers.has('cache-control')
+  ) {
     // Pages are rendered per visitor: never stored by shared caches or the back button.
     headers.set('Cache-Control', 'private, no-store');
   }

@@ -1,0 +1,123 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { matchRoute, pageRoutes, partnerSlugs, type RouteName } from './routes';
+
+const pageAt = (pathname: string) => {
+  const match = matchRoute(pathname);
+  return match.kind === 'page'
+    ? { name: match.route.name, guard: match.route.guard, params: match.params }
+    : match;
+};
+
+describe('the route table', () => {
+  it.each<[string, RouteName, string, Record<string, string>]>([
+    ['/', 'Root', 'public', {}],
+    ['/welcome', 'Welcome', 'auth', {}],
+    ['/welcome/about-us', 'AboutUs', 'auth', {}],
+    ['/welcome/about-you', 'AboutYou', 'auth', {}],
+    ['/welcome/contact-info', 'ContactInfo', 'auth', {}],
+    ['/sign-in', 'SignIn', 'guest', {}],
+    ['/sign-up', 'SignUp', 'public', {}],
+    ['/sign-up/acme', 'SignUp', 'public', { companySlug: 'acme' }],
+    ['/forgot-password', 'ForgotPassword', 'public', {}],
+    ['/reset-password/abc123', 'ResetPassword', 'public', { resetToken: 'abc123' }],
+    ['/mfa-enrollment', 'MfaEnrollment', 'mfa-step', {}],
+    ['/unlock/tok3n', 'UnlockUser', 'public', { unlockToken: 'tok3n' }],
+    ['/dashboard', 'Dashboard', 'auth', {}],
+    ['/requests', 'Requests', 'auth', {}],
+    ['/requests/42', 'Request', 'auth', { requestId: '42' }],
+    ['/requests/category/7', 'RequestCategory', 'auth', { categoryId: '7' }],
+  ])('resolves %s to %s with the %s guard', (pathname, name, guard, params) => {
+    expect(pageAt(pathname)).toEqual({ name, guard, params });
+  });
+
+  it('sends /welcome on to AboutUs once its guard lets the visitor through', () => {
+    expect(pageRoutes.find((route) => route.name === 'Welcome')).toMatchObject({
+      redirectTo: '/welcome/about-us',
+    });
+  });
+
+  it('tolerates one trailing slash', () => {
+    expect(pageAt('/dashboard/')).toMatchObject({ name: 'Dashboard' });
+  });
+
+  it.each([
+    '/dashboard/extra',
+    '/sign-up/acme/extra',
+    '/reset-password',
+    '/unlock',
+    '/sign-in//',
+    '//dashboard',
+    '/DASHBOARD',
+    '/nowhere',
+  ])('does not match %s to any page', (pathname) => {
+    expect(matchRoute(pathname)).toEqual({ kind: 'not-found' });
+  });
+});
+
+describe('the legacy redirects', () => {
+  it.each([
+    ['/abc/unlock', '/unlock/abc'],
+    ['/abc/unlock/123', '/unlock/abc'],
+    ['/reset-password/abc/unlock', '/unlock/abc'],
+    ['/reset-password/abc/unlock/9', '/unlock/abc'],
+    ['/life_concierge_requests', '/requests'],
+    ['/life_concierge_requests/new', '/dashboard'],
+    ['/requests/new', '/dashboard'],
+    ['/users/sign_up', '/sign-up'],
+    ['/users/sign_up/acme', '/sign-up'],
+  ])('moves %s to %s', (pathname, location) => {
+    expect(matchRoute(pathname)).toEqual({ kind: 'legacy', location });
+  });
+
+  it('accepts only a numeric user id after an unlock token', () => {
+    expect(matchRoute('/abc/unlock/x1')).toEqual({ kind: 'not-found' });
+  });
+});
+
+describe('the partner redirects', () => {
+  it.each(partnerSlugs.flatMap((slug) => [`/products/${slug}`, `/additional-information/${slug}`]))(
+    'sends %s to its partner',
+    (pathname) => {
+      expect(matchRoute(pathname)).toMatchObject({ kind: 'partner' });
+    },
+  );
+
+  it('lists exactly the seven offers of the specification', () => {
+    expect([...partnerSlugs].sort()).toEqual(
+      [
+        'auto-insurance',
+        'home-insurance',
+        'home-warranty',
+        'pet-insurance',
+        'renters-insurance',
+        'term-life-insurance',
+        'wills-and-trusts',
+      ].sort(),
+    );
+  });
+
+  it.each(['/products/unknown', '/additional-information/https:%2F%2Fevil.example', '/products/'])(
+    'answers %s with not found, never a redirect',
+    (pathname) => {
+      expect(matchRoute(pathname)).toEqual({ kind: 'not-found' });
+    },
+  );
+});
+
+describe('the pages directory', () => {
+  const pagesDir = path.resolve(import.meta.dirname, 'pages');
+  const files = readdirSync(pagesDir, { recursive: true, encoding: 'utf8' }).filter((file) =>
+    /\.(astro|ts)$/.test(file),
+  );
+
+  it('has no page file that the route table does not know', () => {
+    const unknown = files
+      .filter((file) => !/^(404|500)\.astro$/.test(file))
+      .map((file) => `/${file.replace(/\\/g, '/').replace(/(\/index)?\.(astro|ts)$/, '')}`)
+      .map((route) => route.replace(/\[\.\.\.(\w+)\]|\[(\w+)\]/g, 'sample'))
+      .filter((route) => matchRoute(route === '/index' ? '/' : route).kind !== 'page');
+    expect(unknown).toEqual([]);
+  });
+});

@@ -1,0 +1,116 @@
+import { expect, test } from '@playwright/test';
+import { expectNoAxeViolations, member, signIn, staff, waitForHydration } from './support/journeys';
+
+test.describe('signing in with JavaScript on', () => {
+  test('a member signs in and is greeted on the dashboard', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await signIn(page);
+
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back, Avery');
+    await expect(page.getByText(member.fullName)).toBeVisible();
+    await expect(page.getByText(member.initials, { exact: true })).toBeVisible();
+  });
+
+  test('a wrong password shows the server’s message without reloading the page', async ({
+    page,
+  }) => {
+    await page.goto('/sign-in');
+    await waitForHydration(page);
+    await page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
+    await signIn(page, { email: staff.email, password: 'not-the-password' });
+
+    const summary = page.getByRole('alert');
+    await expect(summary).toContainText('Invalid email or password.');
+    await expect(summary).toBeFocused();
+    expect(
+      await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
+    ).toBe(true);
+    await expect(page.getByLabel('Email address')).toHaveValue(staff.email);
+  });
+
+  test('empty fields are named in the summary and under each field', async ({ page }) => {
+    await page.goto('/sign-in');
+    await waitForHydration(page);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    const summary = page.getByRole('alert');
+    await expect(summary.getByRole('link', { name: 'Enter your email address' })).toBeVisible();
+    await expect(summary.getByRole('link', { name: 'Enter your password' })).toBeVisible();
+    await expect(page.getByLabel('Email address')).toHaveAttribute('aria-invalid', 'true');
+
+    await summary.getByRole('link', { name: 'Enter your password' }).click();
+    await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
+  });
+
+  test('the form offers the password manager its fields', async ({ page }) => {
+    await page.goto('/sign-in');
+    await expect(page.getByLabel('Email address')).toHaveAttribute('autocomplete', 'username');
+    await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute(
+      'autocomplete',
+      'current-password',
+    );
+  });
+
+  test('a signed-in member who opens the sign-in page goes to the dashboard', async ({ page }) => {
+    await page.goto('/sign-in');
+    await signIn(page);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto('/sign-in');
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test('the sign-in page and the dashboard have no accessibility violations', async ({ page }) => {
+    await page.goto('/sign-in');
+    await expectNoAxeViolations(page);
+    await signIn(page);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('signing in with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a member signs in through the plain form', async ({ page }) => {
+    await page.goto('/sign-in');
+    await signIn(page);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back, Avery');
+  });
+
+  test('a wrong password re-renders the form with the message and the email kept', async ({
+    page,
+  }) => {
+    await page.goto('/sign-in');
+    await signIn(page, { email: staff.email, password: 'not-the-password' });
+
+    await expect(page.getByRole('alert')).toContainText('Invalid email or password.');
+    await expect(page.getByLabel('Email address')).toHaveValue(staff.email);
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
+  });
+
+  test('signing out works without JavaScript too', async ({ page }) => {
+    await page.goto('/sign-in');
+    await signIn(page);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await expect(page.getByText('You have been signed out.')).toBeVisible();
+  });
+});
+
+test('the sign-in journey breaks no rule of the Content Security Policy', async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.goto('/sign-in');
+  await waitForHydration(page);
+  await signIn(page);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await waitForHydration(page);
+  expect(violations).toEqual([]);
+});

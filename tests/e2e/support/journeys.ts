@@ -1,0 +1,36 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+/** The demo member the server seeds (api/db/seed.ts); the password is DEMO_PASSWORD's default. */
+export const member = {
+  email: 'member@example.com',
+  password: 'portal-demo-2026',
+  fullName: 'Avery Jordan',
+  initials: 'AJ',
+};
+
+/** Another seeded account, for failed attempts: they must not lock the member out. */
+export const staff = { email: 'operations@example.com', password: 'portal-demo-2026' };
+
+/** Fills the sign-in form as a person would and submits it. */
+export async function signIn(
+  page: Page,
+  { email, password }: { email: string; password: string } = member,
+): Promise<void> {
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The page has no accessibility violations axe-core can find. */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map(({ id, nodes }) => ({ id, targets: nodes.map((node) => node.target) })),
+  ).toEqual([]);
+}
+
+/** Every island on the page has hydrated (Astro drops `ssr` from an island once it has). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+}
