@@ -18,6 +18,10 @@ const sha256 = (text) =>
  * The embedded reference API (PGlite, pg) is loaded by Node at run time, not
  * bundled: PGlite finds its WebAssembly files next to its own module.
  */
+// Behind a TLS-terminating proxy, Astro trusts the forwarded host and protocol only for the
+// public origin named here (at build time); otherwise every form post would fail the origin check.
+const publicOrigin = process.env.PUBLIC_ORIGIN ? new URL(process.env.PUBLIC_ORIGIN) : undefined;
+
 export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'standalone' }),
@@ -27,6 +31,11 @@ export default defineConfig({
   server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 4321) },
   security: {
     checkOrigin: true,
+    allowedDomains: publicOrigin
+      ? [{ hostname: publicOrigin.hostname, protocol: publicOrigin.protocol.replace(':', '') }]
+      : [],
+    // Actions carry form fields only; files go straight to storage.
+    actionBodySizeLimit: 256 * 1024,
     csp: {
       directives: [
         "default-src 'self'",

@@ -66,7 +66,6 @@ export default defineConfig({
       DATA_DIR: 'reports/e2e-data',
       SESSION_SECRET: 'e2e-only-session-secret-not-for-production-use',
       KIT_GALLERY: 'true',
-      OUTBOX_VIEWER: 'true',
     },
   },
 });

@@ -9,7 +9,6 @@ describe('the web configuration', () => {
       secureCookies: false,
       seedDemoData: true,
       kitGallery: false,
-      internalCompanyNames: ['Portal Concierge HQ', 'Portal Operations'],
     });
   });
 

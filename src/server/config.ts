@@ -32,11 +32,9 @@ const environmentSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
   SEED_DEMO_DATA: booleanFlag(true),
-  INTERNAL_COMPANY_NAMES: z.string().default('Portal Concierge HQ,Portal Operations'),
   PRODUCTION_WEB_ORIGINS: originList,
   PRODUCTION_API_ORIGINS: originList,
   KIT_GALLERY: booleanFlag(false),
-  OUTBOX_VIEWER: booleanFlag(false),
 });
 
 export interface WebConfig {
@@ -49,11 +47,9 @@ export interface WebConfig {
   readonly dataDir: string;
   readonly sessionSecret: string | undefined;
   readonly seedDemoData: boolean;
-  readonly internalCompanyNames: readonly string[];
   readonly productionWebOrigins: readonly string[];
   readonly productionApiOrigins: readonly string[];
   readonly kitGallery: boolean;
-  readonly outboxViewer: boolean;
 }
 
 export function parseConfig(environment: Record<string, string | undefined>): WebConfig {
@@ -74,13 +70,9 @@ export function parseConfig(environment: Record<string, string | undefined>): We
     dataDir: env.DATA_DIR,
     sessionSecret: env.SESSION_SECRET,
     seedDemoData: env.SEED_DEMO_DATA,
-    internalCompanyNames: env.INTERNAL_COMPANY_NAMES.split(',')
-      .map((name) => name.trim())
-      .filter(Boolean),
     productionWebOrigins: env.PRODUCTION_WEB_ORIGINS,
     productionApiOrigins: env.PRODUCTION_API_ORIGINS,
     kitGallery: env.KIT_GALLERY || env.NODE_ENV === 'development',
-    outboxViewer: env.OUTBOX_VIEWER,
   };
 }
 
