@@ -1,17 +1,36 @@
-// Serves the production build (dist/) with the standalone Node server, waits
-// until it is ready (the embedded API opens its database and prints the demo
-// accounts), then says where it listens.
+// Serves the production build (dist/): Astro's own handler (hashed assets with
+// long cache lifetimes, then the server-rendered pages) behind compression,
+// which @astrojs/node does not do. Waits until the server is ready (the
+// embedded API opens its database and prints the demo accounts), then says
+// where it listens.
+import { createServer } from 'node:http';
+import compression from 'compression';
+
 const host = process.env.HOST ?? '127.0.0.1';
-const port = process.env.PORT ?? '4321';
-process.env.HOST = host;
-process.env.PORT = port;
+const port = Number(process.env.PORT ?? 4321);
+process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 
-await import('../dist/server/entry.mjs');
+const { handler } = await import('../dist/server/entry.mjs');
+// Brotli for those that accept it, else gzip; only bodies worth compressing.
+const compress = compression({ threshold: 1024, brotli: { params: {} } });
 
-const address = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
-const response = await fetch(`http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/healthz`);
-if (!response.ok) {
-  console.error(`The server started but is not ready (${response.status}); see the errors above.`);
+const server = createServer((request, response) => {
+  compress(request, response, () => handler(request, response));
+});
+await new Promise((resolve) => server.listen(port, host, () => resolve(undefined)));
+
+const local = host === '0.0.0.0' ? '127.0.0.1' : host;
+const readiness = await fetch(`http://${local}:${port}/healthz`);
+if (!readiness.ok) {
+  console.error(`The server started but is not ready (${readiness.status}); see the errors above.`);
   process.exit(1);
 }
-console.log(`\nMember portal ready: ${address}\n`);
+console.log(`\nMember portal ready: http://${host === '0.0.0.0' ? 'localhost' : host}:${port}\n`);
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    server.close(() => process.exit(0));
+    // Keep-alive connections would hold the close open; nothing here is worth waiting for.
+    server.closeAllConnections();
+  });
+}

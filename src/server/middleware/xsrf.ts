@@ -23,7 +23,7 @@ export const xsrf = defineMiddleware(async (context, next) => {
   const message = 'This form has expired. Please reload the page and try again.';
   return action.calledFrom === 'rpc'
     ? Response.json({ code: 'FORBIDDEN', message }, { status: 403 })
-    : new Response(expiredFormPage(message), {
+    : new Response(expiredFormPage(message, context.url.pathname), {
         status: 403,
         headers: { 'content-type': 'text/html; charset=utf-8' },
       });
@@ -40,5 +40,6 @@ async function submittedField(request: Request): Promise<string | undefined> {
   }
 }
 
-const expiredFormPage = (message: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Form expired</title></head><body><main><h1>Form expired</h1><p>${message}</p><p><a href="">Reload the page</a></p></main></body></html>`;
+// The path comes from a URL that routed here, so it is already a plain, encoded path.
+const expiredFormPage = (message: string, path: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Form expired</title></head><body><main><h1>Form expired</h1><p>${message}</p><p><a href="${path}">Reload the page</a></p></main></body></html>`;

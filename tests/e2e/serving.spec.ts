@@ -1,0 +1,55 @@
+import { expect, test } from '@playwright/test';
+
+test('pages are compressed for browsers that accept it', async ({ request }) => {
+  const brotli = await request.get('/sign-in', { headers: { 'accept-encoding': 'br' } });
+  expect(brotli.headers()['content-encoding']).toBe('br');
+  const gzip = await request.get('/sign-in', { headers: { 'accept-encoding': 'gzip' } });
+  expect(gzip.headers()['content-encoding']).toBe('gzip');
+});
+
+test('pages carry the security headers', async ({ request }) => {
+  const headers = (await request.get('/sign-in')).headers();
+  expect(headers['content-security-policy']).toContain("object-src 'none'");
+  expect(headers['content-security-policy']).toContain("base-uri 'none'");
+  expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  expect(headers['cache-control']).toBe('private, no-store');
+});
+
+test('pages whose address carries a token send no referrer', async ({ request }) => {
+  for (const path of ['/reset-password/some-token', '/unlock/some-token']) {
+    const headers = (await request.get(path)).headers();
+    expect(headers['referrer-policy']).toBe('no-referrer');
+  }
+});
+
+test('a form post from another site is refused', async ({ request }) => {
+  const response = await request.post('/sign-in?_action=auth.signIn', {
+    headers: { origin: 'https://evil.example' },
+    form: { email: 'member@example.com', password: 'portal-demo-2026' },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(403);
+});
+
+test('an action call without the XSRF token is refused with a clear message', async ({
+  request,
+  baseURL,
+}) => {
+  await request.get('/sign-in');
+  const response = await request.post('/_actions/auth.signIn/', {
+    headers: { origin: baseURL ?? '', 'content-type': 'application/json' },
+    data: { email: 'member@example.com', password: 'portal-demo-2026' },
+  });
+  expect(response.status()).toBe(403);
+  expect(await response.json()).toMatchObject({
+    message: 'This form has expired. Please reload the page and try again.',
+  });
+});
+
+test('the readiness probe answers once the API is up', async ({ request }) => {
+  const response = await request.get('/healthz');
+  expect(response.status()).toBe(200);
+  expect(await response.text()).toBe('ok\n');
+});
