@@ -9,6 +9,8 @@ import compression from 'compression';
 const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 4321);
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+// React and other dependencies pick their production builds from this (several times faster).
+process.env.NODE_ENV ??= 'production';
 
 const { handler } = await import('../dist/server/entry.mjs');
 // Brotli for those that accept it, else gzip; only bodies worth compressing.
