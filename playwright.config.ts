@@ -63,7 +63,6 @@ export default defineConfig({
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_ORIGIN: baseURL,
-      DATA_DIR: 'reports/e2e-data',
       SESSION_SECRET: 'e2e-only-session-secret-not-for-production-use',
       KIT_GALLERY: 'true',
     },

@@ -1,7 +1,13 @@
 // Serves the production build for the browser tests on a database of its own,
-// made fresh for every run so that tests never see a previous run's state.
-import { rmSync } from 'node:fs';
+// made fresh for every run (in a new temporary folder, so that two runs side by
+// side never share one), and removed when the server stops.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
-const dataDir = process.env.DATA_DIR ?? 'reports/e2e-data';
-rmSync(dataDir, { recursive: true, force: true });
+const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
+process.env.DATA_DIR = dataDir;
+process.on('exit', () => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
 await import('./start.mjs');

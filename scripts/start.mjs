@@ -21,8 +21,27 @@ const compress = compression({
   brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
 });
 
+/**
+ * `compression` replaces `response.write` with one that drops its callback;
+ * Astro relies on that callback to destroy the socket when a page fails
+ * mid-stream. Pass it on once the chunk is handed over.
+ */
+function keepWriteCallbacks(response) {
+  const write = response.write;
+  response.write = function writeWithCallback(chunk, encoding, callback) {
+    const done = typeof encoding === 'function' ? encoding : callback;
+    const accepted =
+      typeof encoding === 'function' ? write.call(this, chunk) : write.call(this, chunk, encoding);
+    if (done) process.nextTick(done);
+    return accepted;
+  };
+}
+
 const server = createServer((request, response) => {
-  compress(request, response, () => handler(request, response));
+  compress(request, response, () => {
+    keepWriteCallbacks(response);
+    handler(request, response);
+  });
 });
 await new Promise((resolve) => server.listen(port, host, () => resolve(undefined)));
 

@@ -1,0 +1,20 @@
+import { formatSize } from './format-size';
+
+/** The largest file the uploader takes (SPEC.md §5, §9: 25 MB). */
+export const MAX_UPLOAD_BYTES = 26214400;
+
+/** The method a direct upload uses unless told otherwise (SPEC.md §7, §9). */
+export const DEFAULT_UPLOAD_METHOD = 'PUT';
+
+/** The catalogue text for a file over the limit (SPEC.md §5, §8); `{1}` is the limit. */
+export const FILE_TOO_LARGE_TEMPLATE = 'File size exceeds {1}, please upload a smaller file.';
+
+/** The message for a file over `limitBytes`, with the formatted limit filled in. */
+export function fileTooLargeMessage(limitBytes: number): string {
+  return FILE_TOO_LARGE_TEMPLATE.replace('{1}', formatSize(limitBytes));
+}
+
+/** Whether a file of `bytes` is over the limit. */
+export function isTooLarge(bytes: number, limitBytes: number = MAX_UPLOAD_BYTES): boolean {
+  return bytes > limitBytes;
+}

@@ -1,0 +1,30 @@
+import type { HTMLAttributes, ReactNode } from 'react';
+import styles from './Heading.module.css';
+
+/** The document outline level of a {@link Heading}. */
+export type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
+
+/** The visual size of a {@link Heading}, independent of its level. */
+export type HeadingSize = 'lg' | 'xl';
+
+/** Props of {@link Heading}. */
+export interface HeadingProps extends HTMLAttributes<HTMLHeadingElement> {
+  level: HeadingLevel;
+  /** `xl` for a level 1 heading, `lg` for the others, unless given. */
+  size?: HeadingSize | undefined;
+  children: ReactNode;
+}
+
+/** A heading whose level follows the document outline and whose size follows the design. */
+export function Heading({ level, size, className, children, ...native }: HeadingProps) {
+  const Tag = `h${level}` as const;
+  return (
+    <Tag
+      {...native}
+      className={[styles.heading, className].filter(Boolean).join(' ')}
+      data-size={size ?? (level === 1 ? 'xl' : 'lg')}
+    >
+      {children}
+    </Tag>
+  );
+}

@@ -1,0 +1,141 @@
+import { expect, expectNoAxeViolations, kitSection, openKit, test } from './support/kit';
+
+test('the kit gallery shows every component section under one page heading', async ({ page }) => {
+  await openKit(page);
+  await expect(page).toHaveTitle(/Interface kit/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Interface kit');
+  for (const title of [
+    'Buttons',
+    'Text fields',
+    'Messages',
+    'Chips',
+    'Drawers',
+    'Tabs',
+    'File uploader',
+    'Progress bars',
+    'Headings',
+    'Text',
+    'Dates',
+  ]) {
+    await expect(kitSection(page, title)).toBeVisible();
+  }
+});
+
+test('the kit gallery has no accessibility violations as it first shows', async ({ page }) => {
+  await openKit(page);
+  await expectNoAxeViolations(page);
+});
+
+test('the kit gallery does not scroll sideways on a wide or a narrow screen', async ({ page }) => {
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    await openKit(page);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow, `sideways overflow at ${width}px`).toBeLessThanOrEqual(0);
+  }
+});
+
+test('progress bars run from 0 to 100 percent, rounded, or are indeterminate', async ({ page }) => {
+  await openKit(page);
+  const section = kitSection(page, 'Progress bars');
+  await expect(section.getByRole('progressbar', { name: 'Not started' })).toHaveAttribute(
+    'value',
+    '0',
+  );
+  await expect(section.getByRole('progressbar', { name: 'Partly done' })).toHaveAttribute(
+    'value',
+    '42',
+  );
+  await expect(section.locator('span', { hasText: '42%' })).toBeVisible();
+  await expect(section.getByRole('progressbar', { name: 'Finished' })).toHaveAttribute(
+    'value',
+    '100',
+  );
+  await expect(section.getByRole('progressbar', { name: 'Working' })).not.toHaveAttribute('value');
+});
+
+test('dates show as mm/dd/yy and weeks start on Sunday', async ({ page }) => {
+  await openKit(page);
+  const section = kitSection(page, 'Dates');
+  await expect(section.locator('time')).toHaveText('03/05/24');
+  await expect(
+    section.getByRole('list', { name: 'Days of the week' }).getByRole('listitem'),
+  ).toHaveText(['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']);
+});
+
+test('headings keep their level whatever their size', async ({ page }) => {
+  await openKit(page);
+  const section = kitSection(page, 'Headings');
+  for (const level of [3, 4, 5, 6]) {
+    await expect(section.getByRole('heading', { level })).toHaveCount(2);
+  }
+  await expect(section.getByRole('heading', { name: 'Level 4, extra large' })).toHaveAttribute(
+    'data-size',
+    'xl',
+  );
+});
+
+test('the upload target refuses every method but PUT', async ({ request }) => {
+  const response = await request.get('/kit/upload-target');
+  expect(response.status()).toBe(405);
+});
+
+test('the gallery renders on the server and hydrates without a console error', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await openKit(page);
+  expect(errors).toEqual([]);
+});
+
+test('a press ripples for about 401 ms, and not at all under reduced motion', async ({ page }) => {
+  await openKit(page);
+  const button = kitSection(page, 'Buttons').getByRole('button', { name: 'Primary', exact: true });
+  // Watch the ripple surface from inside the page: a 401 ms wave can come and go between two
+  // polls of a busy test runner, but not between two mutation records.
+  await button.locator('span[aria-hidden="true"]').evaluate((surface) => {
+    const record = { added: 0, lifetimes: [] as number[] };
+    const bornAt = new Map<Node, number>();
+    new MutationObserver((mutations) => {
+      for (const mutation of mutations) {
+        mutation.addedNodes.forEach((node) => {
+          record.added += 1;
+          bornAt.set(node, performance.now());
+        });
+        mutation.removedNodes.forEach((node) => {
+          record.lifetimes.push(performance.now() - (bornAt.get(node) ?? 0));
+        });
+      }
+    }).observe(surface, { childList: true });
+    Object.assign(window, { rippleRecord: record });
+  });
+  const record = () =>
+    page.evaluate(
+      () =>
+        (window as unknown as { rippleRecord: { added: number; lifetimes: number[] } })
+          .rippleRecord,
+    );
+
+  await button.click();
+  await expect.poll(async () => (await record()).lifetimes.length).toBe(1);
+  const [lifetime = 0] = (await record()).lifetimes;
+  expect(lifetime).toBeGreaterThanOrEqual(380);
+  expect(lifetime).toBeLessThan(2000);
+
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await button.click();
+  await page.waitForTimeout(600);
+  expect((await record()).added).toBe(1);
+});
+
+test('messages fade in 0.3 seconds, and at once under reduced motion', async ({ page }) => {
+  await openKit(page);
+  const message = kitSection(page, 'Messages').getByRole('status').first();
+  const fade = () => message.evaluate((element) => getComputedStyle(element).transitionDuration);
+  expect(await fade()).toBe('0.3s');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await fade()).toBe('0s');
+});
