@@ -66,6 +66,8 @@ if (!existsSync(chromium)) {
   process.exit(1);
 }
 
+// The typed lint rules and the type check need Astro's generated types (astro:actions, astro:content).
+check('generate types (astro sync)', 'npx', ['astro', 'sync']);
 check('format (prettier)', 'npx', ['prettier', '--check', '.']);
 check('lint (eslint)', 'npx', ['eslint', '--max-warnings=0', '.']);
 check('types (astro check)', 'npx', ['astro', 'check']);
