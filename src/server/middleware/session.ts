@@ -1,12 +1,12 @@
 import { defineMiddleware } from 'astro:middleware';
 import { ApiClient } from '../api-client';
 import { apiEndpoint } from '../api-transport';
+import { config } from '../config';
 import { xsrfCookieName } from '../cookies';
 import { takeFlash } from '../flash';
 import { sessionSecret } from '../secret';
 import { readSession } from '../session';
 import { isWellSignedXsrfToken, issueXsrfToken } from '../xsrf';
-import { config } from '../config';
 
 /**
  * Reads the session cookies, gives the request an API client with this
@@ -33,7 +33,7 @@ export const session = defineMiddleware((context, next) => {
 
   const secret = sessionSecret();
   const existing = cookies.get(xsrfCookieName)?.value;
-  if (isWellSignedXsrfToken(existing, secret) && existing) {
+  if (existing && isWellSignedXsrfToken(existing, secret)) {
     locals.xsrfToken = existing;
   } else {
     locals.xsrfToken = issueXsrfToken(secret);
