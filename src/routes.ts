@@ -46,10 +46,22 @@ export interface PageRoute {
   readonly redirectTo?: string;
 }
 
+/** Where a route's page lives, for links and redirects. */
+export const paths = {
+  root: '/',
+  aboutUs: '/welcome/about-us',
+  signIn: '/sign-in',
+  signUp: '/sign-up',
+  forgotPassword: '/forgot-password',
+  mfaEnrollment: '/mfa-enrollment',
+  dashboard: '/dashboard',
+  requests: '/requests',
+} as const;
+
 /** Every page of the product, in the order SPEC.md §2 lists them. */
 export const pageRoutes = [
   { name: 'Root', pattern: '/', guard: 'public' },
-  { name: 'Welcome', pattern: '/welcome', guard: 'auth', redirectTo: '/welcome/about-us' },
+  { name: 'Welcome', pattern: '/welcome', guard: 'auth', redirectTo: paths.aboutUs },
   { name: 'AboutUs', pattern: '/welcome/about-us', guard: 'auth' },
   { name: 'AboutYou', pattern: '/welcome/about-you', guard: 'auth' },
   { name: 'ContactInfo', pattern: '/welcome/contact-info', guard: 'auth' },
@@ -114,19 +126,6 @@ export const partnerRedirectPatterns = [
 
 export const isPartnerSlug = (value: string): value is PartnerSlug =>
   (partnerSlugs as readonly string[]).includes(value);
-
-/** Where a route's page lives, for links and redirects. */
-export const paths = {
-  root: '/',
-  welcome: '/welcome',
-  aboutUs: '/welcome/about-us',
-  signIn: '/sign-in',
-  signUp: '/sign-up',
-  forgotPassword: '/forgot-password',
-  mfaEnrollment: '/mfa-enrollment',
-  dashboard: '/dashboard',
-  requests: '/requests',
-} as const;
 
 export type RouteMatch =
   | { readonly kind: 'page'; readonly route: PageRoute; readonly params: Record<string, string> }

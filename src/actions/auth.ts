@@ -1,5 +1,6 @@
 import { defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
+import { signedOutMessage, signInFallbackMessage } from '../lib/messages';
 import { paths } from '../routes';
 import { signIn as signInToApi, signOut as signOutOfApi } from '../server/accounts';
 import { ApiError } from '../server/api-client';
@@ -9,10 +10,6 @@ import { takeReturnTo } from '../server/return-to';
 import { clearSession, writeMfaStep, writeSession, type MfaStep } from '../server/session';
 import { apiFailure } from './api-failure';
 import { formText } from './fields';
-
-/** SPEC.md §8 */
-export const signInFallbackMessage = 'Unable to sign in at this time. Please try again later.';
-export const signedOutMessage = 'You have been signed out.';
 
 const signInInput = z.object({
   email: formText(

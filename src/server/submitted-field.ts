@@ -1,6 +1,7 @@
 /**
- * A text field of a native form post, for re-rendering the form after a
- * failed submission (what the visitor typed stays typed). Never the password.
+ * A text field of a form post (a body that is not a form gives nothing): to
+ * re-render the form after a failed submission with what was typed (never the
+ * password), or to read the XSRF token a form echoes.
  */
 export async function submittedField(request: Request, name: string): Promise<string | undefined> {
   if (request.method !== 'POST') return undefined;

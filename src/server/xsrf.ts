@@ -5,8 +5,6 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * The cookie and the submitted copy (header or hidden field) must be equal and
  * carry a valid signature, so a value planted by another site is refused.
  */
-export const xsrfHeaderName = 'X-XSRF-TOKEN';
-export const xsrfFieldName = '_xsrf';
 
 const sign = (nonce: string, secret: string) =>
   createHmac('sha256', secret).update(`xsrf:${nonce}`).digest('base64url');

@@ -1,6 +1,8 @@
 import { withState } from '@astrojs/react/actions';
 import { actions, isInputError } from 'astro:actions';
 import { startTransition, useActionState, useEffect } from 'react';
+import { signInFallbackMessage } from '../../lib/messages';
+import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { TextInput } from '../../ui/TextInput/TextInput';
@@ -13,9 +15,6 @@ export interface SignInFormProps {
   /** What the visitor typed last time, when the page re-renders a failed native post. */
   readonly submittedEmail?: string | undefined;
 }
-
-/** SPEC.md §8: the message when the server gives none, or fails. */
-const fallbackMessage = 'Unable to sign in at this time. Please try again later.';
 
 /**
  * Works as a plain HTML form before hydration (and with JavaScript off); once
@@ -33,7 +32,7 @@ export default function SignInForm({ xsrfToken, submittedEmail = '' }: SignInFor
     if (redirectTo) window.location.assign(redirectTo);
   }, [redirectTo]);
 
-  const failure = formFailure(state, fallbackMessage);
+  const failure = formFailure(state, signInFallbackMessage);
   const fieldErrors = state?.error && isInputError(state.error) ? state.error.fields : {};
   const emailError = fieldErrors['email']?.[0];
   const passwordError = fieldErrors['password']?.[0];
@@ -58,7 +57,7 @@ export default function SignInForm({ xsrfToken, submittedEmail = '' }: SignInFor
       }}
     >
       <ErrorSummary errors={summary} />
-      <input type="hidden" name="_xsrf" value={xsrfToken} />
+      <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
       <TextInput
         id="sign-in-email"
         label="Email address"

@@ -2,9 +2,9 @@ import { defineMiddleware } from 'astro:middleware';
 import { getActionContext } from 'astro:actions';
 import { xsrfCookieName } from '../cookies';
 import { sessionSecret } from '../secret';
-import { isValidXsrfSubmission, xsrfFieldName, xsrfHeaderName } from '../xsrf';
-
-const formContentTypes = ['application/x-www-form-urlencoded', 'multipart/form-data'];
+import { xsrfFieldName, xsrfHeaderName } from '../../lib/xsrf-names';
+import { submittedField } from '../submitted-field';
+import { isValidXsrfSubmission } from '../xsrf';
 
 /**
  * Every action call (native form or island) must echo the XSRF cookie, in the
@@ -16,7 +16,8 @@ export const xsrf = defineMiddleware(async (context, next) => {
   if (!action) return next();
 
   const submitted =
-    context.request.headers.get(xsrfHeaderName) ?? (await submittedField(context.request));
+    context.request.headers.get(xsrfHeaderName) ??
+    (await submittedField(context.request, xsrfFieldName));
   const cookie = context.cookies.get(xsrfCookieName)?.value;
   if (isValidXsrfSubmission(cookie, submitted, sessionSecret())) return next();
 
@@ -28,17 +29,6 @@ export const xsrf = defineMiddleware(async (context, next) => {
         headers: { 'content-type': 'text/html; charset=utf-8' },
       });
 });
-
-async function submittedField(request: Request): Promise<string | undefined> {
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  if (!type || !formContentTypes.includes(type)) return undefined;
-  try {
-    const value = (await request.clone().formData()).get(xsrfFieldName);
-    return typeof value === 'string' ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 // The path comes from a URL that routed here, so it is already a plain, encoded path.
 const expiredFormPage = (message: string, path: string) =>
