@@ -11,7 +11,7 @@ export type { ApiDependencies } from './http/context.ts';
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /**
- * The reference API (SPEC.md §7, DESIGN.md §5) as a Hono app: one sub-app per resource under
+ * The reference API (docs/PRODUCT.md §7) as a Hono app: one sub-app per resource under
  * /api/v1. Every answer is JSON; errors are `{"error": "…"}` and never carry a stack, a path or
  * SQL.
  */

@@ -1,4 +1,4 @@
-// `npm run bench`: the budgets of DESIGN.md §8 that can be measured here, on a
+// `npm run bench`: the budgets of docs/PRODUCT.md §14 that can be measured here, on a
 // production build served on a fresh database. Prints a table and exits 1 when
 // a budget is missed. Traffic goes to 127.0.0.1 only, bounded in time.
 import { spawn, spawnSync } from 'node:child_process';

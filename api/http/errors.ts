@@ -2,8 +2,8 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /**
- * Every error text the API answers with. Clients show these to people (SPEC.md §8), and the web
- * tier matches some of them exactly, e.g. "MFA authentication required".
+ * Every error text the API answers with. Clients show these to people (docs/PRODUCT.md §8), and the
+ * web tier matches some of them exactly, e.g. "MFA authentication required".
  */
 export const ErrorMessage = {
   invalidCredentials: 'Invalid email or password.',

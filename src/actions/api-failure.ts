@@ -13,7 +13,7 @@ const codeByStatus: Readonly<Record<number, ActionErrorCode>> = {
 };
 
 /**
- * Turns a failed API call into the error the visitor sees (SPEC.md §8): the
+ * Turns a failed API call into the error the visitor sees (docs/PRODUCT.md §8): the
  * server's own message for a refusal, else the catalogue's fallback. Server
  * faults and anything unexpected only ever show the fallback; the details go
  * to the log, never to the page.

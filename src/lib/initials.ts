@@ -1,5 +1,5 @@
 /**
- * SPEC.md §3: the first letter of the first and of the last word of the full
+ * docs/PRODUCT.md §3: the first letter of the first and of the last word of the full
  * name, upper case. One word gives one letter; no name gives an empty string.
  */
 export function initialsOf(fullName: string | null | undefined): string {

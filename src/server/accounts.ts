@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError, type ApiClient } from './api-client';
 
-/** The current user (SPEC.md §3). */
+/** The current user (docs/PRODUCT.md §3). */
 export const currentUserSchema = z.object({
   external_id: z.string(),
   full_name: z.string(),
@@ -25,7 +25,7 @@ export interface SignedIn {
   readonly mfaRequired: boolean;
 }
 
-/** SPEC.md §4: a sign-in answer without a token is a failure. */
+/** docs/PRODUCT.md §4: a sign-in answer without a token is a failure. */
 export async function signIn(
   api: ApiClient,
   credentials: { email: string; password: string },

@@ -8,7 +8,7 @@ export interface ApiCredentials {
   readonly mfaToken?: string | undefined;
 }
 
-/** SPEC.md §8: the API said no (or could not be understood). */
+/** docs/PRODUCT.md §8: the API said no (or could not be understood). */
 export class ApiError extends Error {
   readonly status: number;
   /** The server's own message (`error`, or `status.message`), when it sent one. */
@@ -25,7 +25,7 @@ export class ApiError extends Error {
     return this.status === 401;
   }
 
-  /** SPEC.md §4: this 401 asks for the MFA step rather than a new sign-in. */
+  /** docs/PRODUCT.md §4: this 401 asks for the MFA step rather than a new sign-in. */
   get isMfaRequired(): boolean {
     return this.status === 401 && this.serverMessage === mfaRequiredMessage;
   }
@@ -46,7 +46,7 @@ interface RequestOptions<T> {
 }
 
 /**
- * The web tier's only way to the API (DESIGN.md §2): JSON in and out, the
+ * The web tier's only way to the API (docs/PRODUCT.md §10): JSON in and out, the
  * session's authorization and mfa-token headers attached when present, and the
  * visitor's address passed on for the API's rate limits.
  */

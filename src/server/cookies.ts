@@ -2,7 +2,7 @@ import type { AstroCookieSetOptions } from 'astro';
 import { config } from './config';
 
 /**
- * Names and flags of every cookie the web server sets (DESIGN.md §4). Over
+ * Names and flags of every cookie the web server sets (docs/PRODUCT.md §11). Over
  * HTTPS the names carry the `__Host-` prefix, which makes the browser refuse
  * them unless they are Secure, host-only and for the whole site.
  */
@@ -20,7 +20,7 @@ export function cookieName(key: CookieKey): string {
   return config().secureCookies ? `__Host-${baseNames[key]}` : baseNames[key];
 }
 
-/** The SPEC.md §7 name, readable by scripts on purpose (double-submit). */
+/** The name docs/PRODUCT.md §7.1 gives it, readable by scripts on purpose (double-submit). */
 export const xsrfCookieName = 'XSRF-TOKEN';
 
 export function cookieOptions(extra: AstroCookieSetOptions = {}): AstroCookieSetOptions {

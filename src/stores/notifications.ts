@@ -1,9 +1,12 @@
 import { atom } from 'nanostores';
 
-/** SPEC.md §9: a toast asked to dismiss itself goes after 10 seconds. */
+/** docs/PRODUCT.md §9: a toast asked to dismiss itself goes after 10 seconds. */
 export const toastAutoDismissMs = 10_000;
 
-/** Kept for callers; SPEC.md §3 says it does not change the look (all toasts are success-styled). */
+/**
+ * Kept for callers; docs/PRODUCT.md §3 says it does not change the look (all toasts are
+ * success-styled).
+ */
 export type NotificationType = 'success' | 'info' | 'error';
 
 export interface Notification {
@@ -66,7 +69,7 @@ export function closeNotification(id: string): void {
   $notifications.set($notifications.get().filter((notification) => notification.id !== id));
 }
 
-/** The global handle of SPEC.md §3, for code outside the islands. */
+/** The global handle of docs/PRODUCT.md §3, for code outside the islands. */
 export interface NotificationsHandle {
   readonly send: typeof sendNotification;
   readonly close: typeof closeNotification;

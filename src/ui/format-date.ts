@@ -1,7 +1,7 @@
-/** How the product shows a date (SPEC.md §9). */
+/** How the product shows a date (docs/PRODUCT.md §9). */
 export const DATE_FORMAT = 'mm/dd/yy';
 
-/** Weeks start on Sunday (SPEC.md §9); 0 is Sunday, as in `Date.prototype.getDay`. */
+/** Weeks start on Sunday (docs/PRODUCT.md §9); 0 is Sunday, as in `Date.prototype.getDay`. */
 export const WEEK_STARTS_ON = 0;
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;

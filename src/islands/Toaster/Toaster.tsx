@@ -18,7 +18,7 @@ export interface ToasterProps {
 }
 
 /**
- * The notification area of SPEC.md §2: success-styled toasts in a polite live
+ * The notification area of docs/PRODUCT.md §2: success-styled toasts in a polite live
  * region, each with a close button named "Close".
  */
 export default function Toaster({ initial = [], placement = 'top' }: ToasterProps) {

@@ -5,7 +5,7 @@ import { config } from '../config';
 const tokenPages = new Set(['ResetPassword', 'UnlockUser']);
 
 /**
- * DESIGN.md §4 headers. The CSP itself (hashes of every inline script and
+ * docs/PRODUCT.md §11 headers. The CSP itself (hashes of every inline script and
  * style) is emitted by Astro; framing is refused here because a `<meta>` CSP
  * cannot say `frame-ancestors`.
  */

@@ -3,7 +3,7 @@ import { ApiError } from '../api-client';
 import { endSessionAfterUnauthorized } from '../session-ended';
 
 /**
- * SPEC.md §4: a 401 from the API while rendering a page. "MFA authentication
+ * docs/PRODUCT.md §4: a 401 from the API while rendering a page. "MFA authentication
  * required" leads to the MFA step; any other 401 clears the session, stores the
  * current path and goes to SignIn.
  */

@@ -9,7 +9,7 @@ export type { ChipVariant } from './chip-state';
 interface ChipCommonProps {
   /** Clamped to two lines. */
   title: string;
-  /** Required (SPEC.md §5); clamped to two lines. */
+  /** Required (docs/PRODUCT.md §5); clamped to two lines. */
   description: string;
   /** The only image is the kit's `default` illustration, in a 5rem tall container. */
   image?: 'default' | undefined;

@@ -1,12 +1,12 @@
 import { formatSize } from './format-size';
 
-/** The largest file the uploader takes (SPEC.md §5, §9: 25 MB). */
+/** The largest file the uploader takes (docs/PRODUCT.md §5, §9: 25 MB). */
 export const MAX_UPLOAD_BYTES = 26214400;
 
-/** The method a direct upload uses unless told otherwise (SPEC.md §7, §9). */
+/** The method a direct upload uses unless told otherwise (docs/PRODUCT.md §7, §9). */
 export const DEFAULT_UPLOAD_METHOD = 'PUT';
 
-/** The catalogue text for a file over the limit (SPEC.md §5, §8); `{1}` is the limit. */
+/** The catalogue text for a file over the limit (docs/PRODUCT.md §5, §8); `{1}` is the limit. */
 export const FILE_TOO_LARGE_TEMPLATE = 'File size exceeds {1}, please upload a smaller file.';
 
 /** The message for a file over `limitBytes`, with the formatted limit filled in. */

@@ -5,7 +5,7 @@ import styles from './Message.module.css';
 /** How serious a {@link Message} is. */
 export type MessageSeverity = 'info' | 'success' | 'warning' | 'error';
 
-/** How long a closing message takes to fade out (SPEC.md §9: 0.3 s). */
+/** How long a closing message takes to fade out (docs/PRODUCT.md §9: 0.3 s). */
 export const MESSAGE_FADE_MS = 300;
 
 /** Props of {@link Message}. */

@@ -1,4 +1,4 @@
-/** How long one ripple lasts (SPEC.md §9: about 401 ms). */
+/** How long one ripple lasts (docs/PRODUCT.md §9: about 401 ms). */
 export const RIPPLE_DURATION_MS = 401;
 
 /** Where a ripple circle sits inside its host, in pixels relative to the host's top-left corner. */

@@ -1,20 +1,25 @@
-/** A horizontal swipe on a panel must travel at least this far to change tab (SPEC.md §9). */
+/**
+ * A horizontal swipe on a panel must travel at least this far to change tab (docs/PRODUCT.md §9).
+ */
 export const SWIPE_THRESHOLD_PX = 50;
 
-/** The active-tab indicator starts this long after the tabs first render (SPEC.md §9). */
+/** The active-tab indicator starts this long after the tabs first render (docs/PRODUCT.md §9). */
 export const INDICATOR_DELAY_MS = 150;
 
-/** The scroll buttons move the tab list by this share of its visible width (SPEC.md §9). */
+/** The scroll buttons move the tab list by this share of its visible width (docs/PRODUCT.md §9). */
 export const TAB_SCROLL_RATIO = 0.8;
 
-/** A tab's value: its label with every non-word character replaced by an underscore (SPEC.md §4). */
+/**
+ * A tab's value: its label with every non-word character replaced by an underscore
+ * (docs/PRODUCT.md §4).
+ */
 export function tabValue(label: string): string {
   return label.replace(/\W/g, '_');
 }
 
 /**
- * The tab a swipe on a panel leads to (SPEC.md §4): a horizontal swipe of at least 50 px to the
- * right goes to the next tab, to the left to the previous one, stopping at either end. A swipe
+ * The tab a swipe on a panel leads to (docs/PRODUCT.md §4): a horizontal swipe of at least 50 px to
+ * the right goes to the next tab, to the left to the previous one, stopping at either end. A swipe
  * that is shorter, or more vertical than horizontal, stays.
  */
 export function tabAfterSwipe(
