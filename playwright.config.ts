@@ -57,6 +57,8 @@ export default defineConfig({
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
+    // SIGTERM lets scripts/serve-e2e.mjs remove its temporary database.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
     stdout: 'pipe',
     stderr: 'pipe',
     env: {

@@ -47,9 +47,3 @@ test('an action call without the XSRF token is refused with a clear message', as
     message: 'This form has expired. Please reload the page and try again.',
   });
 });
-
-test('the readiness probe answers once the API is up', async ({ request }) => {
-  const response = await request.get('/healthz');
-  expect(response.status()).toBe(200);
-  expect(await response.text()).toBe('ok\n');
-});

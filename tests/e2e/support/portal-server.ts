@@ -1,0 +1,194 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Extra copies of the production server (`dist/`, served by `scripts/serve-e2e.mjs` on a fresh
+ * PGlite in a temporary folder), for tests of settings the shared server of playwright.config.ts
+ * does not have: another API_ORIGIN, a setting that must stop the server at start-up, and so on.
+ * Needs the build (`npx astro build`), like every browser test.
+ */
+
+export interface PortalServerOptions {
+  /**
+   * Environment variables on top of this process's and the defaults (HOST, PORT, PUBLIC_ORIGIN,
+   * SESSION_SECRET; API_ORIGIN and DATABASE_URL removed so the server has its own embedded API
+   * and database). `undefined` removes a variable. They may replace the defaults too, e.g.
+   * `HOST: '0.0.0.0'` (`baseURL` stays on 127.0.0.1); a PORT of your own makes `baseURL` wrong.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * What to wait for before returning: `ready` (default) until the server listens and answers
+   * `/healthz` (any status) or prints that it is ready, and throws if it exits first; `exit`
+   * until it exits, for servers that must refuse to start (then see `exited` and `output()`);
+   * `nothing` returns as soon as the process runs.
+   */
+  readonly waitFor?: 'ready' | 'exit' | 'nothing';
+  /** How long `waitFor` may take, in milliseconds (default 30 s). */
+  readonly timeoutMs?: number;
+}
+
+export interface PortalServer {
+  /** `http://127.0.0.1:<port>`, the server's address (also its PUBLIC_ORIGIN by default). */
+  readonly baseURL: string;
+  /** Everything the server printed so far, stdout and stderr interleaved. */
+  output(): string;
+  /** Stops the server (SIGTERM, then SIGKILL after 5 s) and removes its files. Safe to repeat. */
+  stop(): Promise<void>;
+  /** Settles when the process has exited: its exit code, or null if a signal ended it. */
+  readonly exited: Promise<number | null>;
+}
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const readyLine = 'Member portal ready';
+const pollIntervalMs = 100;
+const stopGraceMs = 5_000;
+
+/** Every server still running, killed if this process exits without stopping them. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** A loopback port that nothing listened on a moment ago (the system's choice). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => {
+    server.close(() => {
+      resolve();
+    });
+  });
+  if (address === null || typeof address === 'string') throw new Error('No port was assigned');
+  return address.port;
+}
+
+/** Starts an extra production server on a free loopback port; always `stop()` it. */
+export async function startPortalServer(options: PortalServerOptions = {}): Promise<PortalServer> {
+  const { waitFor = 'ready', timeoutMs = 30_000 } = options;
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  // serve-e2e.mjs makes its database folder in the system's temporary folder; point that at one
+  // of ours, so that nothing is left behind even when the server is killed before it cleans up.
+  const scratch = mkdtempSync(path.join(tmpdir(), 'portal-server-'));
+
+  const settings: Record<string, string | undefined> = {
+    ...process.env,
+    API_ORIGIN: undefined,
+    DATABASE_URL: undefined,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_ORIGIN: baseURL,
+    SESSION_SECRET: 'e2e-only-session-secret-not-for-production-use',
+    ...options.env,
+    TMPDIR: scratch,
+  };
+  const env = Object.fromEntries(
+    Object.entries(settings).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+
+  // The Node that runs the tests (Node 24 from the `node` devDependency), not whatever is on PATH.
+  const child = spawn(process.execPath, [path.join(root, 'scripts/serve-e2e.mjs')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+
+  const chunks: string[] = [];
+  const output = (): string => chunks.join('');
+  const onOutput = (chunk: Buffer): void => {
+    chunks.push(chunk.toString('utf8'));
+  };
+  child.stdout.on('data', onOutput);
+  child.stderr.on('data', onOutput);
+
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('error', (error) => {
+      chunks.push(`\n[portal-server] could not run the server: ${error.message}\n`);
+      if (child.pid === undefined) resolve(null);
+    });
+    child.once('close', (code) => {
+      resolve(code);
+    });
+  });
+  void exited.then(() => {
+    running.delete(child);
+  });
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
+        await exited;
+        clearTimeout(killer);
+      }
+      rmSync(scratch, { recursive: true, force: true });
+    })();
+    return stopping;
+  };
+
+  const server: PortalServer = { baseURL, output, stop, exited };
+  if (waitFor === 'nothing') return server;
+  try {
+    if (waitFor === 'exit') await settlesWithin(exited, timeoutMs, 'exit');
+    else await untilReady(server, timeoutMs);
+  } catch (error) {
+    await stop();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`${reason}\n── server output ──\n${output()}`);
+  }
+  return server;
+}
+
+/** Waits until the server answers `/healthz` or says it is ready; throws if it exits first. */
+async function untilReady(server: PortalServer, timeoutMs: number): Promise<void> {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  let exitCode: number | null | undefined;
+  void server.exited.then((code) => {
+    exitCode = code;
+  });
+  while (!deadline.aborted) {
+    if (exitCode !== undefined) {
+      throw new Error(`The server exited (${String(exitCode)}) before it was ready`);
+    }
+    if (server.output().includes(readyLine)) return;
+    if (await answers(`${server.baseURL}/healthz`, deadline)) return;
+    await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+  }
+  throw new Error(`The server was not ready within ${timeoutMs / 1000} s`);
+}
+
+/** Whether the address gives any HTTP answer (before the deadline). */
+async function answers(url: string, deadline: AbortSignal): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: deadline });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function settlesWithin(promise: Promise<unknown>, timeoutMs: number, what: string) {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`The server did not ${what} within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+  });
+  try {
+    await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
