@@ -3,6 +3,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
 import { createHash } from 'node:crypto';
+import { formBodyLimitBytes, uploadBodyLimitBytes } from './src/routes.ts';
 import { layerOrder } from './src/styles/layer-order.mjs';
 
 /** @param {string} text */
@@ -24,7 +25,12 @@ const publicOrigin = process.env.PUBLIC_ORIGIN ? new URL(process.env.PUBLIC_ORIG
 
 export default defineConfig({
   output: 'server',
-  adapter: node({ mode: 'standalone' }),
+  // The largest body any route takes (a storage upload); each route's own limit is applied by
+  // the bodyLimit middleware, and scripts/start.mjs refuses longer bodies by their declared
+  // length before reading them.
+  adapter: node({ mode: 'standalone', bodySizeLimit: uploadBodyLimitBytes }),
+  // All session state lives in our own cookies and the API (docs/ARCHITECTURE.md).
+  session: false,
   integrations: [react()],
   // No code blocks in editor content; Shiki's inline styles would also need CSP exceptions.
   markdown: { syntaxHighlight: false },
@@ -35,7 +41,7 @@ export default defineConfig({
       ? [{ hostname: publicOrigin.hostname, protocol: publicOrigin.protocol.replace(':', '') }]
       : [],
     // Actions carry form fields only; files go straight to storage.
-    actionBodySizeLimit: 256 * 1024,
+    actionBodySizeLimit: formBodyLimitBytes,
     csp: {
       directives: [
         "default-src 'self'",

@@ -16,11 +16,11 @@ export interface ReferenceApiOptions {
   seedDemoData?: boolean | undefined;
   clock?: Clock | undefined;
   /**
-   * Read the client address from `X-Forwarded-For` (default false). Set it only when every
-   * request passes through a proxy you control that sets the header, e.g. the web server calling
-   * the embedded API in-process.
+   * How many proxies the operator runs in front of the API, each appending to `X-Forwarded-For`
+   * (default 0: the socket address is the client's). The web server calling the embedded API
+   * in-process is one.
    */
-  trustProxy?: boolean | undefined;
+  trustedProxies?: number | undefined;
 }
 
 /** The reference API, running in this process. */
@@ -55,7 +55,7 @@ export async function openReferenceApi(
     const app = createApiApp({
       db: database.db,
       clock,
-      trustProxy: options.trustProxy ?? false,
+      trustedProxies: options.trustedProxies ?? 0,
     });
     return {
       app,

@@ -1,19 +1,47 @@
 // Serves the production build (dist/): Astro's own handler (hashed assets with
 // long cache lifetimes, then the server-rendered pages) behind compression,
-// which @astrojs/node does not do. Waits until the server is ready (the
-// embedded API opens its database and prints the demo accounts), then says
-// where it listens.
+// which @astrojs/node does not do. Checks the configuration first, waits until
+// the server is ready (the embedded API opens its database and prints the demo
+// accounts), then says where it listens.
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { constants } from 'node:zlib';
 import compression from 'compression';
+import { clientAddressFrom } from '../api/http/client-address.ts';
+import { clientAddressHeader } from '../src/lib/internal-headers.ts';
+import { insecureServingProblem, parseConfig } from '../src/server/config.ts';
 
-const host = process.env.HOST ?? '127.0.0.1';
-const port = Number(process.env.PORT ?? 4321);
-process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 // React and other dependencies pick their production builds from this (several times faster).
 process.env.NODE_ENV ??= 'production';
+process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 
-const { handler } = await import('../dist/server/entry.mjs');
+/** Stops before serving anything, with a message for people and no stack. */
+function refuseToStart(message) {
+  console.error(`\n${message}\n`);
+  process.exit(1);
+}
+
+let settings;
+try {
+  settings = parseConfig(process.env);
+} catch (error) {
+  refuseToStart(error instanceof Error ? error.message : String(error));
+}
+const insecure = insecureServingProblem(settings);
+if (insecure) refuseToStart(insecure);
+if (!settings.secureCookies) {
+  console.warn(
+    'Serving over plain HTTP on this machine only: cookies are not Secure. ' +
+      'In production set PUBLIC_ORIGIN=https://… (see docs/OPERATIONS.md).',
+  );
+}
+
+const entry = new URL('../dist/server/entry.mjs', import.meta.url);
+if (!existsSync(entry)) {
+  refuseToStart('There is no build to serve yet: run `npm run build` first (or `npm start`).');
+}
+const { handler, options } = await import(entry.href);
+
 // Brotli for those that accept it, else gzip; only bodies worth compressing. Quality 4, not
 // brotli's default 11: pages are compressed on every request, and 11 costs more than it saves.
 const compress = compression({
@@ -37,21 +65,56 @@ function keepWriteCallbacks(response) {
   };
 }
 
+/**
+ * The visitor's address, worked out once from the socket and the proxies the operator declared
+ * (TRUSTED_PROXIES), handed to the pages in a header that only this server writes. Astro's own
+ * `clientAddress` would believe the left-most `X-Forwarded-For` entry, which the client writes.
+ */
+function passClientAddress(request) {
+  const address = clientAddressFrom(
+    request.socket.remoteAddress,
+    request.headers['x-forwarded-for'],
+    settings.trustedProxies,
+  );
+  // Always written, so that nothing a client sends under this name survives.
+  request.headers[clientAddressHeader] = address ?? '';
+}
+
+/** No route takes a body this large; refuse it before a byte of it is read. */
+function refuseOversizedBody(request, response) {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (!(declared > options.bodySizeLimit)) return false;
+  response.writeHead(413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+  response.end('Request body too large.\n');
+  return true;
+}
+
 const server = createServer((request, response) => {
+  if (refuseOversizedBody(request, response)) return;
+  passClientAddress(request);
   compress(request, response, () => {
     keepWriteCallbacks(response);
     handler(request, response);
   });
 });
-await new Promise((resolve) => server.listen(port, host, () => resolve(undefined)));
+await new Promise((resolve) => server.listen(settings.port, settings.host, () => resolve()));
 
-const local = host === '0.0.0.0' ? '127.0.0.1' : host;
-const readiness = await fetch(`http://${local}:${port}/healthz`);
+const shownHost = settings.host === '0.0.0.0' ? 'localhost' : settings.host;
+const local = settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host;
+const readiness = await fetch(`http://${local}:${settings.port}/healthz`);
 if (!readiness.ok) {
-  console.error(`The server started but is not ready (${readiness.status}); see the errors above.`);
-  process.exit(1);
+  if (!settings.apiOrigin) {
+    console.error(
+      `The server started but is not ready (${readiness.status}); see the errors above.`,
+    );
+    process.exit(1);
+  }
+  // A separate API may start after this server; /healthz says when it answers.
+  console.warn(
+    `The API at ${settings.apiOrigin} does not answer yet; /healthz answers 503 until it does.`,
+  );
 }
-console.log(`\nMember portal ready: http://${host === '0.0.0.0' ? 'localhost' : host}:${port}\n`);
+console.log(`\nMember portal ready: http://${shownHost}:${settings.port}\n`);
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {

@@ -1,4 +1,5 @@
 import { sequence } from 'astro:middleware';
+import { bodyLimit } from './server/middleware/body-limit';
 import { currentUser } from './server/middleware/current-user';
 import { formActions } from './server/middleware/form-actions';
 import { resolveRoute } from './server/middleware/resolve-route';
@@ -12,6 +13,7 @@ import { xsrf } from './server/middleware/xsrf';
 export const onRequest = sequence(
   resolveRoute,
   securityHeaders,
+  bodyLimit,
   session,
   xsrf,
   formActions,

@@ -1,5 +1,5 @@
 /**
- * The one route table (SPEC.md §2). Pages, guards, legacy and partner
+ * The one route table (docs/PRODUCT.md §2). Pages, guards, legacy and partner
  * redirects are data here; the middleware applies them and the tests read
  * them. Patterns are URLPattern pathnames, so matching is exact: no prefix
  * tricks, no double-slash or encoding surprises.
@@ -44,7 +44,18 @@ export interface PageRoute {
   readonly guard: Guard;
   /** A route that only forwards (once its guard lets the visitor through). */
   readonly redirectTo?: string;
+  /** The largest request body the route takes; {@link formBodyLimitBytes} unless set. */
+  readonly maxBodyBytes?: number;
 }
+
+/**
+ * Forms carry a few fields; files go straight to storage (docs/PRODUCT.md §11). Every request
+ * body is refused above this unless its route says otherwise.
+ */
+export const formBodyLimitBytes = 256 * 1024;
+
+/** A storage upload: the largest file (docs/PRODUCT.md §9) and room for the framing around it. */
+export const uploadBodyLimitBytes = 25 * 1024 * 1024 + 64 * 1024;
 
 /** Where a route's page lives, for links and redirects. */
 export const paths = {
@@ -58,7 +69,7 @@ export const paths = {
   requests: '/requests',
 } as const;
 
-/** Every page of the product, in the order SPEC.md §2 lists them. */
+/** Every page of the product, in the order docs/PRODUCT.md §2 lists them. */
 export const pageRoutes = [
   { name: 'Root', pattern: '/', guard: 'public' },
   { name: 'Welcome', pattern: '/welcome', guard: 'auth', redirectTo: paths.aboutUs },
@@ -75,7 +86,13 @@ export const pageRoutes = [
   { name: 'Requests', pattern: '/requests', guard: 'auth' },
   { name: 'RequestCategory', pattern: '/requests/category/:categoryId', guard: 'auth' },
   { name: 'Request', pattern: '/requests/:requestId', guard: 'auth' },
-  { name: 'KitGallery', pattern: '/kit{/*}?', guard: 'kit-gallery' },
+  // The gallery's stand-in storage target takes whole files.
+  {
+    name: 'KitGallery',
+    pattern: '/kit{/*}?',
+    guard: 'kit-gallery',
+    maxBodyBytes: uploadBodyLimitBytes,
+  },
   { name: 'Health', pattern: '/healthz', guard: 'public' },
 ] as const satisfies readonly PageRoute[];
 
@@ -105,7 +122,7 @@ export const legacyRedirects: readonly LegacyRedirect[] = [
   { pattern: '/users/sign_up{/:companySlug}?', to: () => '/sign-up' },
 ];
 
-/** The partner offers the product links out to (SPEC.md §1, §2). */
+/** The partner offers the product links out to (docs/PRODUCT.md §1, §2). */
 export const partnerSlugs = [
   'term-life-insurance',
   'auto-insurance',
@@ -132,6 +149,10 @@ export type RouteMatch =
   | { readonly kind: 'legacy'; readonly location: string }
   | { readonly kind: 'partner'; readonly slug: PartnerSlug }
   | { readonly kind: 'not-found' };
+
+/** The largest request body the matched route takes. */
+export const bodyLimitOf = (match: RouteMatch): number =>
+  (match.kind === 'page' ? match.route.maxBodyBytes : undefined) ?? formBodyLimitBytes;
 
 const compile = (pattern: string) => new URLPattern({ pathname: pattern });
 

@@ -6,8 +6,8 @@ import type { Clock } from '../services/clock.ts';
 export interface ApiDependencies {
   db: Database;
   clock: Clock;
-  /** Whether a proxy the operator controls sets `X-Forwarded-For` (see clientAddress). */
-  trustProxy: boolean;
+  /** How many proxies the operator runs in front of the API (see clientAddress). */
+  trustedProxies: number;
 }
 
 /** Context variables set by the middleware of api/http/. */

@@ -23,15 +23,15 @@ const signInBody = z.object({
   }),
 });
 
-/** Accounts and sessions: /api/v1/users/… (SPEC.md §7). */
+/** Accounts and sessions: /api/v1/users/… (docs/PRODUCT.md §7). */
 export function createUsersRoutes(dependencies: ApiDependencies) {
-  const { db, clock, trustProxy } = dependencies;
+  const { db, clock, trustedProxies } = dependencies;
 
   return new Hono<ApiEnv>()
     .post(
       '/sign_in',
       jsonBody(signInBody),
-      rateLimit(dependencies, SIGN_IN_PER_IP, (c) => clientAddress(c, trustProxy)),
+      rateLimit(dependencies, SIGN_IN_PER_IP, (c) => clientAddress(c, trustedProxies)),
       async (c) => {
         const { user: credentials } = c.req.valid('json');
         const result = await signIn(db, clock, credentials);

@@ -5,6 +5,7 @@ import type { Clock } from './clock.ts';
 import { registerSignInAttempt } from './lockout.ts';
 import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import { createSession, deleteEndedSessions, type IssuedSession } from './sessions.ts';
+import { withMinimumDuration } from './timing.ts';
 
 export type SignInResult =
   | { signedIn: true; user: User; issued: IssuedSession }
@@ -15,11 +16,29 @@ export type SignInResult =
     };
 
 /**
- * Checks an email and password. Unknown email, wrong password and locked account all come back
- * as the same `signedIn: false` after one argon2 computation each, so neither the answer nor its
- * timing tells which case it was.
+ * No sign-in answers sooner than this after it started. One argon2 computation takes 30 to 40 ms
+ * here and the lockout transaction a few more, which only known emails pay; waiting out the same
+ * floor for every answer leaves no difference to measure (docs/PRODUCT.md §11).
  */
-export async function signIn(
+export const SIGN_IN_MINIMUM_DURATION_MS = 150;
+
+/**
+ * Checks an email and password. Unknown email, wrong password and locked account all come back
+ * as the same `signedIn: false` after one argon2 computation each, and every answer waits out
+ * {@link SIGN_IN_MINIMUM_DURATION_MS}, so neither the answer nor its timing tells which case it
+ * was.
+ */
+export function signIn(
+  database: Database,
+  clock: Clock,
+  credentials: { email: string; password: string },
+): Promise<SignInResult> {
+  return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, () =>
+    checkCredentials(database, clock, credentials),
+  );
+}
+
+async function checkCredentials(
   database: Database,
   clock: Clock,
   credentials: { email: string; password: string },

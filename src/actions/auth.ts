@@ -7,7 +7,7 @@ import { ApiError } from '../server/api-client';
 import { addFlash } from '../server/flash';
 import type { Navigation } from '../server/navigation';
 import { takeReturnTo } from '../server/return-to';
-import { clearSession, writeMfaStep, writeSession, type MfaStep } from '../server/session';
+import { clearSession, startSession, writeMfaStep, type MfaStep } from '../server/session';
 import { apiFailure } from './api-failure';
 import { formText } from './fields';
 
@@ -26,7 +26,7 @@ const signInInput = z.object({
 });
 
 /**
- * SPEC.md §4 sign-in: store the token and its expiry, then the MFA step the
+ * docs/PRODUCT.md §4 sign-in: store the token and its expiry, then the MFA step the
  * answer asks for. A required verification goes to the MFA page; an offered
  * enrollment is remembered (the page stays reachable) and the visitor goes on
  * to the page they wanted, or the Dashboard.
@@ -40,11 +40,11 @@ export const signIn = defineAction({
     try {
       answer = await signInToApi(api, credentials);
     } catch (error) {
-      if (error instanceof ApiError && error.isUnauthorized) clearSession(context.cookies);
+      if (error instanceof ApiError && error.isUnauthorized) clearSession(context);
       throw apiFailure(error, signInFallbackMessage);
     }
 
-    writeSession(context.cookies, answer);
+    startSession(context, answer);
     const step: MfaStep | undefined = answer.mfaRequiresVerification
       ? 'enrollment-available'
       : answer.mfaRequired
@@ -57,7 +57,7 @@ export const signIn = defineAction({
   },
 });
 
-/** SPEC.md §4: the call is made, then the session is cleared, even if the call failed. */
+/** docs/PRODUCT.md §4: the call is made, then the session is cleared, even if the call failed. */
 export const signOut = defineAction({
   accept: 'form',
   handler: async (_input, context: ActionAPIContext): Promise<Navigation> => {
@@ -66,7 +66,7 @@ export const signOut = defineAction({
     } catch (error) {
       console.warn('Sign-out: the API call failed; the session is cleared anyway.', error);
     }
-    clearSession(context.cookies);
+    clearSession(context);
     addFlash(context.cookies, { message: signedOutMessage, type: 'success', autoDismiss: true });
     return { redirectTo: paths.signIn };
   },

@@ -33,8 +33,9 @@ async function connect(): Promise<ApiEndpoint> {
       ? { databaseUrl: settings.databaseUrl }
       : { dataDir: path.resolve(settings.dataDir, 'pglite') }),
     seedDemoData: settings.seedDemoData,
-    // Only this process calls the embedded API, and it passes on the visitor's address.
-    trustProxy: true,
+    // Only this process calls the embedded API: it is the one proxy in front, and passes on the
+    // visitor's address that scripts/start.mjs worked out.
+    trustedProxies: 1,
   });
   if (api.demoAccounts.length > 0) {
     const rows = api.demoAccounts.map(

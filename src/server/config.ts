@@ -1,46 +1,64 @@
 import { z } from 'zod';
+import {
+  booleanSetting,
+  hostSetting,
+  isLoopbackHost,
+  parseSettings,
+  portSetting,
+  trustedProxiesSetting,
+} from '../../api/settings.ts';
 
 /**
  * Runtime configuration of the web server, read once from the environment.
  * Every variable is documented with its default in the README. A bad value
  * stops the server at start-up with a message naming the variable.
  */
-const booleanFlag = (fallback: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0', ''])
-    .optional()
-    .transform((value) =>
-      value === undefined || value === '' ? fallback : value === 'true' || value === '1',
-    );
+const origin = (what: string) =>
+  z.url({ message: `must be ${what}, like https://portal.example.com` }).optional();
 
 const originList = z
   .string()
   .optional()
-  .transform((value) =>
-    (value ?? '')
+  .transform((value, context) => {
+    const origins = (value ?? '')
       .split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean)
-      .map((origin) => new URL(origin).origin),
-  );
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const bad = origins.find((entry) => !URL.canParse(entry));
+    if (bad !== undefined) {
+      context.addIssue({ code: 'custom', message: `must list addresses, not "${bad}"` });
+      return z.NEVER;
+    }
+    return origins.map((entry) => new URL(entry).origin);
+  });
 
 const environmentSchema = z.object({
   NODE_ENV: z.string().optional(),
-  PUBLIC_ORIGIN: z.url().optional(),
-  API_ORIGIN: z.url().optional(),
+  HOST: hostSetting('127.0.0.1'),
+  PORT: portSetting(4321),
+  PUBLIC_ORIGIN: origin('the public address of the site'),
+  ALLOW_INSECURE_HTTP: booleanSetting(false),
+  TRUSTED_PROXIES: trustedProxiesSetting,
+  API_ORIGIN: origin('the address of the API'),
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().default('./data'),
-  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
-  SEED_DEMO_DATA: booleanFlag(true),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SEED_DEMO_DATA: booleanSetting(true),
   PRODUCTION_WEB_ORIGINS: originList,
   PRODUCTION_API_ORIGINS: originList,
-  KIT_GALLERY: booleanFlag(false),
+  KIT_GALLERY: booleanSetting(false),
 });
 
 export interface WebConfig {
+  readonly host: string;
+  readonly port: number;
   /** The public address of this site; decides Secure cookies and the `__Host-` prefix. */
   readonly publicOrigin: string | undefined;
   readonly secureCookies: boolean;
+  /** The operator's explicit consent to serve other machines over plain HTTP. */
+  readonly allowInsecureHttp: boolean;
+  /** Proxies in front of this server that append to `X-Forwarded-For` (docs/PRODUCT.md §11). */
+  readonly trustedProxies: number;
   /** Set: call that API over HTTP. Unset: the embedded reference API, in-process. */
   readonly apiOrigin: string | undefined;
   readonly databaseUrl: string | undefined;
@@ -53,18 +71,15 @@ export interface WebConfig {
 }
 
 export function parseConfig(environment: Record<string, string | undefined>): WebConfig {
-  const parsed = environmentSchema.safeParse(environment);
-  if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-      .join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
-  }
-  const env = parsed.data;
+  const env = parseSettings(environmentSchema, environment);
   const publicOrigin = env.PUBLIC_ORIGIN ? new URL(env.PUBLIC_ORIGIN).origin : undefined;
   return {
+    host: env.HOST,
+    port: env.PORT,
     publicOrigin,
     secureCookies: publicOrigin?.startsWith('https:') ?? false,
+    allowInsecureHttp: env.ALLOW_INSECURE_HTTP,
+    trustedProxies: env.TRUSTED_PROXIES,
     apiOrigin: env.API_ORIGIN ? new URL(env.API_ORIGIN).origin : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR,
@@ -77,7 +92,26 @@ export function parseConfig(environment: Record<string, string | undefined>): We
 }
 
 /**
- * SPEC.md §7: outside the known production origins, the product must not talk
+ * Serving a production build to other machines over plain HTTP would send the session cookie
+ * without Secure, without the `__Host-` prefix and without HSTS (docs/PRODUCT.md §11). Returns
+ * why the server must not start, if it must not: without an https `PUBLIC_ORIGIN`, only a site
+ * that only this machine reaches (a loopback `HOST`, and a loopback `PUBLIC_ORIGIN` if any) may
+ * be served, unless the operator opts out with `ALLOW_INSECURE_HTTP=true`.
+ */
+export function insecureServingProblem(config: WebConfig): string | undefined {
+  if (config.secureCookies || config.allowInsecureHttp) return undefined;
+  const publicHost = config.publicOrigin && new URL(config.publicOrigin).hostname;
+  const servedTo = publicHost && !isLoopbackHost(publicHost) ? publicHost : config.host;
+  if (isLoopbackHost(servedTo)) return undefined;
+  return (
+    `Refusing to serve ${servedTo} over plain HTTP: set PUBLIC_ORIGIN to the site's https ` +
+    'address (e.g. PUBLIC_ORIGIN=https://portal.example.com), or, for a trial on a private ' +
+    'network only, ALLOW_INSECURE_HTTP=true.'
+  );
+}
+
+/**
+ * docs/PRODUCT.md §7: outside the known production origins, the product must not talk
  * to a production API. Returns the warning to print, if any.
  */
 export function productionApiWarning(config: WebConfig): string | undefined {

@@ -18,8 +18,26 @@ describe('safeReturnPath', () => {
     ['a relative path without a leading slash', 'dashboard'],
     ['an empty value', ''],
     ['a malformed escape', '/%E0%A4%A'],
+    ['a parent segment before a double slash', '/..//evil.example'],
+    ['a current segment before a double slash', '/.//evil.example'],
+    ['an encoded dot segment before a double slash', '/%2e//evil.example'],
+    ['an encoded parent segment before a double slash', '/%2E%2E//evil.example'],
+    ['a segment that resolves away before a double slash', '/x/..//evil.example'],
+    ['dot segments before a backslash', '/x/../\\evil.example'],
   ])('ignores %s', (_label, candidate) => {
     expect(safeReturnPath(candidate)).toBeUndefined();
+  });
+
+  it('resolves harmless dot segments to the path they name', () => {
+    expect(safeReturnPath('/requests/../dashboard')).toBe('/dashboard');
+    expect(safeReturnPath('/./requests')).toBe('/requests');
+  });
+
+  it('returns only paths that it would itself accept again', () => {
+    for (const candidate of ['/a/../b', '/a/./b?x=1', '/%2e%2e/dashboard', '/a//b']) {
+      const path = safeReturnPath(candidate);
+      if (path !== undefined) expect(safeReturnPath(path)).toBe(path);
+    }
   });
 
   it('ignores nothing at all', () => {

@@ -8,9 +8,27 @@ import { cookieName, cookieOptions } from './cookies';
  * characters) is refused, and the caller falls back to the Dashboard.
  */
 export function safeReturnPath(candidate: string | null | undefined): string | undefined {
-  if (!candidate || candidate.length > 2048) return undefined;
-  if (!candidate.startsWith('/')) return undefined;
+  if (!candidate || !staysOnThisSite(candidate)) return undefined;
+  const path = resolvedPath(candidate);
+  // Dot segments resolve away (`/..//evil.example` becomes `//evil.example`): what would be
+  // followed is what gets checked.
+  return path !== undefined && staysOnThisSite(path) && resolvedPath(path) === path
+    ? path
+    : undefined;
+}
 
+const base = 'http://return-to.invalid';
+
+/** The path the browser's own parser makes of `candidate`, if it stays on our origin. */
+function resolvedPath(candidate: string): string | undefined {
+  const resolved = new URL(candidate, base);
+  if (resolved.origin !== base) return undefined;
+  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+}
+
+/** A path on this site, however often it is decoded: no `//` or `\` start, no control characters. */
+function staysOnThisSite(candidate: string): boolean {
+  if (candidate.length > 2048 || !candidate.startsWith('/')) return false;
   let decoded = candidate;
   // Decode repeatedly so that `%252F%252F` cannot hide a `//` from the checks.
   for (let round = 0; round < 3; round += 1) {
@@ -18,20 +36,12 @@ export function safeReturnPath(candidate: string | null | undefined): string | u
     try {
       next = decodeURIComponent(decoded);
     } catch {
-      return undefined;
+      return false;
     }
     if (next === decoded) break;
     decoded = next;
   }
-
-  if (/[\p{Cc}\\]/u.test(decoded)) return undefined;
-  if (decoded.startsWith('//')) return undefined;
-
-  // The browser's own parser is the final word: it must stay on our origin.
-  const base = 'http://return-to.invalid';
-  const resolved = new URL(candidate, base);
-  if (resolved.origin !== base) return undefined;
-  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+  return !/[\p{Cc}\\]/u.test(decoded) && !decoded.startsWith('//');
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { AstroCookies } from 'astro';
 import { cookieName, cookieOptions } from './cookies';
+import { issueXsrfCookie } from './xsrf';
 
-/** The MFA step a signed-in browser is in, if any (SPEC.md §4). */
+/** The MFA step a signed-in browser is in, if any (docs/PRODUCT.md §4). */
 export type MfaStep = 'enrollment-available' | 'verification-required';
 
 /**
@@ -24,7 +25,7 @@ export const emptySession: WebSession = {
 
 const mfaSteps: readonly MfaStep[] = ['enrollment-available', 'verification-required'];
 
-/** SPEC.md §4: a token is present and its expiry lies in the future. */
+/** docs/PRODUCT.md §4: a token is present and its expiry lies in the future. */
 export function isAuthenticated(session: WebSession, now: Date = new Date()): boolean {
   return (
     session.token !== undefined &&
@@ -56,16 +57,29 @@ export function readSession(cookies: AstroCookies): WebSession {
 const secondsUntil = (expiresAt: Date) =>
   Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
 
-/** Stores a freshly issued token; cookies last exactly as long as the token. */
-export function writeSession(
-  cookies: AstroCookies,
+/** What changing the session needs: the cookies, and the request's view of the session. */
+export interface SessionContext {
+  readonly cookies: AstroCookies;
+  readonly locals: { session: WebSession; xsrfToken: string };
+}
+
+/**
+ * Stores a freshly issued token. Every cookie of an earlier session (a stale or planted mfa
+ * token, an old MFA step) goes first, so nothing from before travels with the new session, and
+ * the XSRF token is made anew for it. Cookies last exactly as long as the token.
+ */
+export function startSession(
+  context: SessionContext,
   { token, expiresAt }: { token: string; expiresAt: Date },
 ): void {
-  cookies.set(
+  removeSessionCookies(context.cookies);
+  context.cookies.set(
     cookieName('session'),
     `${expiresAt.getTime()}.${token}`,
     cookieOptions({ maxAge: secondsUntil(expiresAt) }),
   );
+  context.locals.session = { ...emptySession, token, expiresAt };
+  rebindXsrfToken(context);
 }
 
 export function writeMfaStep(
@@ -84,9 +98,24 @@ export function writeMfaToken(cookies: AstroCookies, mfaToken: string, expiresAt
   cookies.set(cookieName('mfaToken'), mfaToken, cookieOptions({ maxAge: secondsUntil(expiresAt) }));
 }
 
-/** SPEC.md §4: clears all session data (token, expiry, mfa token, MFA flags). */
-export function clearSession(cookies: AstroCookies): void {
+/**
+ * docs/PRODUCT.md §4: clears all session data (token, expiry, mfa token, MFA flags). A session
+ * that ended takes its XSRF token with it.
+ */
+export function clearSession(context: SessionContext): void {
+  removeSessionCookies(context.cookies);
+  const hadSession = context.locals.session.token !== undefined;
+  context.locals.session = emptySession;
+  if (hadSession) rebindXsrfToken(context);
+}
+
+function removeSessionCookies(cookies: AstroCookies): void {
   for (const key of ['session', 'mfaToken', 'mfaStep'] as const) {
     cookies.delete(cookieName(key), cookieOptions());
   }
+}
+
+/** The forms rendered from here on, and the browser's cookie, carry a token for the new session. */
+function rebindXsrfToken({ cookies, locals }: SessionContext): void {
+  locals.xsrfToken = issueXsrfCookie(cookies, locals.session.token);
 }

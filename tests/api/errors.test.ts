@@ -125,7 +125,7 @@ describe('internal errors', () => {
   it('answers the generic 500 without a stack, a path or SQL, and logs the error', async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      const app = createApiApp({ db: brokenDatabase, clock: api.clock, trustProxy: false });
+      const app = createApiApp({ db: brokenDatabase, clock: api.clock, trustedProxies: 0 });
 
       const response = await app.request(
         SIGN_IN,
@@ -148,7 +148,7 @@ describe('internal errors', () => {
   it('answers the generic 500 when an authenticated route fails', async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      const app = createApiApp({ db: brokenDatabase, clock: api.clock, trustProxy: false });
+      const app = createApiApp({ db: brokenDatabase, clock: api.clock, trustedProxies: 0 });
 
       const response = await app.request('/api/v1/users/current', {
         headers: { Authorization: `Bearer ${'C'.repeat(43)}` },

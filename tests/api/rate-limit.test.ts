@@ -15,7 +15,7 @@ describe('sign-in rate limit per client address', () => {
   let api: TestApi;
 
   beforeAll(async () => {
-    api = await startTestApi({ trustProxy: true });
+    api = await startTestApi({ trustedProxies: 1 });
   });
 
   afterAll(async () => {
@@ -88,7 +88,7 @@ describe('sign-in rate limit without a trusted proxy', () => {
   let api: TestApi;
 
   beforeAll(async () => {
-    api = await startTestApi({ trustProxy: false });
+    api = await startTestApi({ trustedProxies: 0 });
   });
 
   afterAll(async () => {

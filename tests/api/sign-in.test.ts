@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/authentication.ts';
 import { HOUR } from '../../api/services/clock.ts';
 import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
 import { jsonRequest, startTestApi, TEST_PASSWORD, uniqueEmail, type TestApi } from './support.ts';
@@ -107,6 +108,32 @@ describe('POST /api/v1/users/sign_in', () => {
         authorization: null,
         body: JSON.stringify({ error: 'Invalid email or password.' }),
       });
+    }
+  });
+
+  it('takes at least the same minimum time for a wrong password, an unknown email, a locked account and a success', async () => {
+    const account = await api.createUser();
+    const locked = await api.createUser();
+    for (let attempt = 0; attempt < LOCKOUT_THRESHOLD; attempt += 1) {
+      await api.signIn({ email: locked.email, password: 'not the password' });
+    }
+    const timed = async (credentials: { email: string; password: string }) => {
+      const started = performance.now();
+      await api.signIn(credentials);
+      return performance.now() - started;
+    };
+
+    // One at a time, so that each is timed alone.
+    const durations = [
+      await timed({ email: uniqueEmail(), password: TEST_PASSWORD }),
+      await timed({ email: account.email, password: 'not the password' }),
+      await timed(locked),
+      await timed(account),
+    ];
+
+    for (const duration of durations) {
+      // Timers may fire up to a millisecond early.
+      expect(duration).toBeGreaterThanOrEqual(SIGN_IN_MINIMUM_DURATION_MS - 1);
     }
   });
 

@@ -120,11 +120,11 @@ export function jsonRequest(body: unknown, headers: Record<string, string> = {})
   };
 }
 
-export async function startTestApi(options: { trustProxy?: boolean } = {}): Promise<TestApi> {
+export async function startTestApi(options: { trustedProxies?: number } = {}): Promise<TestApi> {
   const database = await openTestDatabase();
   const { db } = database;
   const clock = createMovableClock();
-  const app = createApiApp({ db, clock, trustProxy: options.trustProxy ?? true });
+  const app = createApiApp({ db, clock, trustedProxies: options.trustedProxies ?? 1 });
 
   const api: TestApi = {
     app,

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { member, signIn } from './support/journeys';
+import { member, signIn, waitForHydration } from './support/journeys';
 
 test('a guarded page remembers where the visitor was going, with its query', async ({ page }) => {
   await page.goto('/dashboard?view=recent');
@@ -7,6 +7,25 @@ test('a guarded page remembers where the visitor was going, with its query', asy
   await signIn(page);
   await expect(page).toHaveURL(/\/dashboard\?view=recent$/);
 });
+
+for (const target of [
+  '/..//evil.example',
+  '/.//evil.example',
+  '/%2e//evil.example',
+  '/x/..//evil.example',
+]) {
+  test(`a return target that resolves off the site (${target}) is not followed after sign-in`, async ({
+    page,
+    baseURL,
+  }) => {
+    const origin = baseURL ?? '';
+    await page.context().addCookies([{ name: 'return_to', value: target, url: origin }]);
+    await page.goto('/sign-in');
+    await waitForHydration(page);
+    await signIn(page);
+    await expect(page).toHaveURL(`${origin}/dashboard`);
+  });
+}
 
 test('the root does not store a return target', async ({ page }) => {
   await page.goto('/');

@@ -93,6 +93,16 @@ test.describe('signing in with JavaScript off', () => {
     await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
   });
 
+  test('a failed sign-in answers with the standard words for its status', async ({ page }) => {
+    await page.goto('/sign-in');
+    const answer = page.waitForResponse((response) => response.request().method() === 'POST');
+    await signIn(page, { email: staff.email, password: 'not-the-password' });
+
+    const response = await answer;
+    expect(response.status()).toBe(401);
+    expect(response.statusText()).toBe('Unauthorized');
+  });
+
   test('signing out works without JavaScript too', async ({ page }) => {
     await page.goto('/sign-in');
     await signIn(page);

@@ -20,5 +20,14 @@ export const formActions = defineMiddleware(async (context, next) => {
   if (location) return context.redirect(location, 303);
 
   actionContext.setActionResult(action.name, actionContext.serializeActionResult(result));
-  return next();
+  return withStandardReason(await next());
 });
+
+/**
+ * Astro gives the page of a failed action the error's type as its reason phrase
+ * (`401 AstroActionError`); the status says it in the standard words.
+ */
+function withStandardReason(response: Response): Response {
+  if (response.statusText === '' || response.statusText === 'OK') return response;
+  return new Response(response.body, { status: response.status, headers: response.headers });
+}

@@ -46,7 +46,7 @@ function guardRedirect(guard: Guard, context: APIContext): string | typeof notFo
       return undefined;
     case 'auth':
       if (!signedIn) {
-        if (session.token) clearSession(context.cookies);
+        if (session.token) clearSession(context);
         if (context.request.method === 'GET') {
           rememberReturnTo(context.cookies, `${context.url.pathname}${context.url.search}`);
         }

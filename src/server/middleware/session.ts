@@ -1,17 +1,14 @@
 import { defineMiddleware } from 'astro:middleware';
+import { clientAddressHeader } from '../../lib/internal-headers';
 import { ApiClient } from '../api-client';
 import { apiEndpoint } from '../api-transport';
-import { config } from '../config';
-import { xsrfCookieName } from '../cookies';
 import { takeFlash } from '../flash';
-import { sessionSecret } from '../secret';
 import { readSession } from '../session';
-import { isWellSignedXsrfToken, issueXsrfToken } from '../xsrf';
 
 /**
  * Reads the session cookies, gives the request an API client with this
- * visitor's credentials, makes sure the browser holds a valid XSRF token, and
- * hands over the toasts that crossed a redirect to the page being shown.
+ * visitor's credentials and address, and hands over the toasts that crossed a
+ * redirect to the page being shown.
  */
 export const session = defineMiddleware((context, next) => {
   const { cookies, locals, request } = context;
@@ -25,33 +22,26 @@ export const session = defineMiddleware((context, next) => {
           transport,
           baseUrl,
           credentials: { token: locals.session.token, mfaToken: locals.session.mfaToken },
-          clientAddress: safeClientAddress(context),
+          clientAddress: visitorAddress(context),
         }),
     );
     return client;
   };
-
-  const secret = sessionSecret();
-  const existing = cookies.get(xsrfCookieName)?.value;
-  if (existing && isWellSignedXsrfToken(existing, secret)) {
-    locals.xsrfToken = existing;
-  } else {
-    locals.xsrfToken = issueXsrfToken(secret);
-    cookies.set(xsrfCookieName, locals.xsrfToken, {
-      path: '/',
-      sameSite: 'lax',
-      secure: config().secureCookies,
-      // Readable by the islands on purpose: they echo it in the X-XSRF-TOKEN header.
-      httpOnly: false,
-    });
-  }
 
   const isPageView = request.method === 'GET' && locals.route.kind === 'page';
   locals.flash = isPageView ? takeFlash(cookies) : [];
   return next();
 });
 
-function safeClientAddress(context: { clientAddress: string }): string | undefined {
+/**
+ * The address scripts/start.mjs worked out from the socket and the trusted proxies. Astro's
+ * `clientAddress` believes the left-most `X-Forwarded-For` entry, which the client writes, so it
+ * is read only by the development server, which has no such entry point and serves this machine.
+ */
+function visitorAddress(context: { request: Request; clientAddress: string }): string | undefined {
+  const address = context.request.headers.get(clientAddressHeader);
+  if (address) return address;
+  if (!import.meta.env.DEV) return undefined;
   try {
     return context.clientAddress;
   } catch {

@@ -1,0 +1,87 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+
+/**
+ * The parsers of the environment variables that both servers read (the web server in
+ * src/server/config.ts, the stand-alone API in api/serve.ts), so that a variable means the same
+ * thing wherever it is read. Every variable is documented with its default in the README.
+ */
+
+/** A bad setting: the message names the variable and says what it must be. */
+export class ConfigurationError extends Error {
+  override name = 'ConfigurationError';
+}
+
+/** `true`/`false` (or `1`/`0`), any case; empty or unset means the default. */
+export const booleanSetting = (fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const normalised = value?.trim().toLowerCase() ?? '';
+      if (normalised === '') return fallback;
+      if (normalised === 'true' || normalised === '1') return true;
+      if (normalised === 'false' || normalised === '0') return false;
+      context.addIssue({ code: 'custom', message: `must be true or false, not "${value ?? ''}"` });
+      return z.NEVER;
+    });
+
+const wholeNumber = (fallback: number, minimum: number, maximum: number, what: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value.trim() === '') return fallback;
+      const number = Number(value);
+      if (!Number.isInteger(number) || number < minimum || number > maximum) {
+        context.addIssue({ code: 'custom', message: `must be ${what}, not "${value}"` });
+        return z.NEVER;
+      }
+      return number;
+    });
+
+export const portSetting = (fallback: number) =>
+  wholeNumber(fallback, 0, 65_535, 'a port number (0 to 65535)');
+
+/**
+ * How many proxies the operator runs in front of the server, each appending the address it saw
+ * to `X-Forwarded-For` (docs/PRODUCT.md §11). 0: the socket address is the client's.
+ */
+export const trustedProxiesSetting = wholeNumber(0, 0, 10, 'a number of proxies from 0 to 10');
+
+/** An address to listen on: an IP address or `localhost`. */
+export const hostSetting = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const host = value?.trim() || fallback;
+      if (host !== 'localhost' && isIP(host) === 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `must be an IP address or localhost, not "${host}"`,
+        });
+        return z.NEVER;
+      }
+      return host;
+    });
+
+/** Whether an address to listen on is reachable only from this machine. */
+export const isLoopbackHost = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+/**
+ * Reads `environment` with `schema`; a bad value throws a {@link ConfigurationError} whose
+ * message names every variable that is wrong.
+ */
+export function parseSettings<Schema extends z.ZodType>(
+  schema: Schema,
+  environment: Record<string, string | undefined>,
+): z.output<Schema> {
+  const parsed = schema.safeParse(environment);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues
+    .map((issue) => `${issue.path.join('.')} ${issue.message}`)
+    .join('; ');
+  throw new ConfigurationError(`Invalid configuration: ${problems}.`);
+}
