@@ -66,9 +66,11 @@ export const hostSetting = (fallback: string) =>
       return host;
     });
 
-/** Whether an address to listen on is reachable only from this machine. */
-export const isLoopbackHost = (host: string): boolean =>
-  host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+/** Whether an address (or a URL's host name, `[::1]`) is reachable only from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
 
 /**
  * Reads `environment` with `schema`; a bad value throws a {@link ConfigurationError} whose

@@ -99,8 +99,9 @@ const server = createServer((request, response) => {
 });
 await new Promise((resolve) => server.listen(settings.port, settings.host, () => resolve()));
 
-const shownHost = settings.host === '0.0.0.0' ? 'localhost' : settings.host;
-const local = settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host;
+const inUrl = (host) => (host.includes(':') ? `[${host}]` : host);
+const shownHost = settings.host === '0.0.0.0' ? 'localhost' : inUrl(settings.host);
+const local = settings.host === '0.0.0.0' ? '127.0.0.1' : inUrl(settings.host);
 const readiness = await fetch(`http://${local}:${settings.port}/healthz`);
 if (!readiness.ok) {
   if (!settings.apiOrigin) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig, productionApiWarning } from './config';
+import { insecureServingProblem, parseConfig, productionApiWarning } from './config';
 
 describe('the web configuration', () => {
   it('runs on embedded defaults with no environment at all', () => {
@@ -20,6 +20,51 @@ describe('the web configuration', () => {
     expect(() => parseConfig({ API_ORIGIN: 'not a url' })).toThrow(/API_ORIGIN/);
     expect(() => parseConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
     expect(() => parseConfig({ SEED_DEMO_DATA: 'maybe' })).toThrow(/SEED_DEMO_DATA/);
+  });
+
+  it('reads every boolean variable the same way, 1 and 0 included', () => {
+    expect(parseConfig({ KIT_GALLERY: '1' }).kitGallery).toBe(true);
+    expect(parseConfig({ KIT_GALLERY: 'TRUE' }).kitGallery).toBe(true);
+    expect(parseConfig({ SEED_DEMO_DATA: '0' }).seedDemoData).toBe(false);
+    expect(parseConfig({ ALLOW_INSECURE_HTTP: 'false' }).allowInsecureHttp).toBe(false);
+  });
+
+  it('counts the trusted proxies, none unless told', () => {
+    expect(parseConfig({}).trustedProxies).toBe(0);
+    expect(parseConfig({ TRUSTED_PROXIES: '2' }).trustedProxies).toBe(2);
+    expect(() => parseConfig({ TRUSTED_PROXIES: 'yes' })).toThrow(/TRUSTED_PROXIES must be/);
+  });
+
+  it('names every wrong variable in one message', () => {
+    const wrong = () => parseConfig({ PORT: 'eighty', HOST: 'portal.example.com' });
+    expect(wrong).toThrow(/PORT must be a port number/);
+    expect(wrong).toThrow(/HOST must be an IP address or localhost/);
+  });
+
+  it('serves plain HTTP on loopback, as `npm start` does with no settings', () => {
+    expect(insecureServingProblem(parseConfig({}))).toBeUndefined();
+    expect(insecureServingProblem(parseConfig({ HOST: '::1' }))).toBeUndefined();
+    expect(
+      insecureServingProblem(parseConfig({ PUBLIC_ORIGIN: 'http://[::1]:4321' })),
+    ).toBeUndefined();
+    expect(
+      insecureServingProblem(parseConfig({ PUBLIC_ORIGIN: 'http://localhost:4321' })),
+    ).toBeUndefined();
+  });
+
+  it('refuses plain HTTP to other machines unless the operator opts out', () => {
+    expect(insecureServingProblem(parseConfig({ HOST: '0.0.0.0' }))).toMatch(/PUBLIC_ORIGIN/);
+    expect(
+      insecureServingProblem(parseConfig({ PUBLIC_ORIGIN: 'http://portal.example.com' })),
+    ).toMatch(/portal\.example\.com/);
+    expect(
+      insecureServingProblem(parseConfig({ HOST: '0.0.0.0', ALLOW_INSECURE_HTTP: 'true' })),
+    ).toBeUndefined();
+    expect(
+      insecureServingProblem(
+        parseConfig({ HOST: '0.0.0.0', PUBLIC_ORIGIN: 'https://portal.example.com' }),
+      ),
+    ).toBeUndefined();
   });
 
   it('warns when a non-production server points at a production API', () => {

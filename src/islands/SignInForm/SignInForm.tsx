@@ -1,12 +1,10 @@
-import { withState } from '@astrojs/react/actions';
-import { actions, isInputError } from 'astro:actions';
-import { startTransition, useActionState, useEffect } from 'react';
+import { actions } from 'astro:actions';
 import { signInFallbackMessage } from '../../lib/messages';
 import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { TextInput } from '../../ui/TextInput/TextInput';
-import { formFailure, startingEmpty } from '../form-failure';
+import { useFormAction } from '../use-form-action';
 import styles from './SignInForm.module.css';
 
 export interface SignInFormProps {
@@ -16,47 +14,25 @@ export interface SignInFormProps {
   readonly submittedEmail?: string | undefined;
 }
 
+const fields = [
+  { name: 'email', id: 'sign-in-email' },
+  { name: 'password', id: 'sign-in-password' },
+] as const;
+
 /**
  * Works as a plain HTML form before hydration (and with JavaScript off); once
  * hydrated it submits without a reload and goes on to the page the server chose.
  * Fields are uncontrolled so that hydration never wipes what was typed before it.
  */
 export default function SignInForm({ xsrfToken, submittedEmail = '' }: SignInFormProps) {
-  const [state, submit, pending] = useActionState(
-    startingEmpty(withState(actions.auth.signIn)),
-    null,
-  );
-
-  const redirectTo = state && !state.error ? state.data.redirectTo : undefined;
-  useEffect(() => {
-    if (redirectTo) window.location.assign(redirectTo);
-  }, [redirectTo]);
-
-  const failure = formFailure(state, signInFallbackMessage);
-  const fieldErrors = state?.error && isInputError(state.error) ? state.error.fields : {};
-  const emailError = fieldErrors['email']?.[0];
-  const passwordError = fieldErrors['password']?.[0];
-  const summary = [
-    ...(failure ? [{ message: failure }] : []),
-    ...(emailError ? [{ fieldId: 'sign-in-email', message: emailError }] : []),
-    ...(passwordError ? [{ fieldId: 'sign-in-password', message: passwordError }] : []),
-  ];
+  const form = useFormAction(actions.auth.signIn, {
+    fallbackMessage: signInFallbackMessage,
+    fields,
+  });
 
   return (
-    <form
-      className={styles['form']}
-      action={submit}
-      noValidate
-      onSubmit={(event) => {
-        // Submitting by hand keeps what was typed: React resets a form after its own action runs.
-        event.preventDefault();
-        const data = new FormData(event.currentTarget);
-        startTransition(() => {
-          submit(data);
-        });
-      }}
-    >
-      <ErrorSummary errors={summary} />
+    <form className={styles['form']} action={form.formAction} noValidate onSubmit={form.onSubmit}>
+      <ErrorSummary errors={form.summary} />
       <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
       <TextInput
         id="sign-in-email"
@@ -67,7 +43,7 @@ export default function SignInForm({ xsrfToken, submittedEmail = '' }: SignInFor
         autoComplete="username"
         spellCheck={false}
         defaultValue={submittedEmail}
-        error={emailError}
+        error={form.fieldError('email')}
       />
       <TextInput
         id="sign-in-password"
@@ -76,9 +52,9 @@ export default function SignInForm({ xsrfToken, submittedEmail = '' }: SignInFor
         type="password"
         required
         autoComplete="current-password"
-        error={passwordError}
+        error={form.fieldError('password')}
       />
-      <Button type="submit" loading={pending || Boolean(redirectTo)}>
+      <Button type="submit" loading={form.pending}>
         Sign in
       </Button>
     </form>

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  booleanSetting,
+  ConfigurationError,
+  hostSetting,
+  isLoopbackHost,
+  parseSettings,
+  portSetting,
+  trustedProxiesSetting,
+} from './settings.ts';
+
+const schema = z.object({
+  FLAG: booleanSetting(false),
+  API_HOST: hostSetting('127.0.0.1'),
+  API_PORT: portSetting(3000),
+  TRUSTED_PROXIES: trustedProxiesSetting,
+});
+
+describe('parseSettings', () => {
+  it('gives the defaults for unset and empty variables', () => {
+    expect(parseSettings(schema, { FLAG: '', API_HOST: ' ' })).toEqual({
+      FLAG: false,
+      API_HOST: '127.0.0.1',
+      API_PORT: 3000,
+      TRUSTED_PROXIES: 0,
+    });
+  });
+
+  it('reads true, false, 1 and 0 in any case', () => {
+    expect(parseSettings(schema, { FLAG: 'True' }).FLAG).toBe(true);
+    expect(parseSettings(schema, { FLAG: '1' }).FLAG).toBe(true);
+    expect(parseSettings(schema, { FLAG: 'FALSE' }).FLAG).toBe(false);
+    expect(parseSettings(schema, { FLAG: '0' }).FLAG).toBe(false);
+  });
+
+  it('refuses a wrong value with a message naming the variable and the value', () => {
+    expect(() => parseSettings(schema, { FLAG: 'yes please' })).toThrow(
+      new ConfigurationError(
+        'Invalid configuration: FLAG must be true or false, not "yes please".',
+      ),
+    );
+    expect(() => parseSettings(schema, { API_PORT: '70000' })).toThrow(/API_PORT must be a port/);
+    expect(() => parseSettings(schema, { TRUSTED_PROXIES: '1.5' })).toThrow(/TRUSTED_PROXIES/);
+    expect(() => parseSettings(schema, { API_HOST: 'api.example.com' })).toThrow(
+      /API_HOST must be an IP address or localhost/,
+    );
+  });
+});
+
+describe('isLoopbackHost', () => {
+  it('knows the addresses only this machine reaches', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost']) {
+      expect(isLoopbackHost(host)).toBe(true);
+    }
+    for (const host of ['0.0.0.0', '::', '192.0.2.1', 'portal.example.com']) {
+      expect(isLoopbackHost(host)).toBe(false);
+    }
+  });
+});
