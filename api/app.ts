@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ApiDependencies } from './http/context.ts';
 import { errorResponse, ErrorMessage } from './http/errors.ts';
+import { createOutboxRoutes } from './routes/outbox.ts';
 import { createUsersRoutes } from './routes/users.ts';
 
 export type { ApiDependencies } from './http/context.ts';
@@ -17,6 +18,8 @@ export const MAX_JSON_BODY_BYTES = 64 * 1024;
  */
 export function createApiApp(dependencies: ApiDependencies): Hono {
   const v1 = new Hono().route('/users', createUsersRoutes(dependencies));
+  // Development only: without the option the path does not exist (404 "Not found.").
+  if (dependencies.outboxViewer) v1.route('/outbox', createOutboxRoutes(dependencies));
 
   const app = new Hono();
   app.use(async (c, next) => {

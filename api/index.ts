@@ -3,9 +3,26 @@ import { createApiApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
 import { seedDemoData, type DemoAccount } from './db/seed.ts';
 import { systemClock, type Clock } from './services/clock.ts';
+import {
+  createSmtpEmailProvider,
+  defaultMailFrom,
+  keepInOutboxEmailProvider,
+  keepInOutboxTextProvider,
+} from './services/mail-providers.ts';
+import {
+  createOutboxWorker,
+  type EmailProvider,
+  type OutboxWorker,
+  type TextProvider,
+} from './services/outbox.ts';
+import { parseOrigin } from './settings.ts';
 
 export type { DemoAccount } from './db/seed.ts';
 export type { Clock } from './services/clock.ts';
+export type { EmailProvider, OutboxWorker, TextProvider } from './services/outbox.ts';
+
+/** Where the site is when nobody says: the web server's default address. */
+export const DEFAULT_PUBLIC_ORIGIN = 'http://127.0.0.1:4321';
 
 export interface ReferenceApiOptions {
   /** `postgres://…` for a real PostgreSQL; without it, an embedded PGlite is used. */
@@ -21,6 +38,33 @@ export interface ReferenceApiOptions {
    * in-process is one.
    */
   trustedProxies?: number | undefined;
+  /**
+   * The site's public address, e.g. `https://portal.example.com` (default
+   * {@link DEFAULT_PUBLIC_ORIGIN}). Links in emails point there; the request's Host header is
+   * never used for them.
+   */
+  publicOrigin?: string | undefined;
+  /**
+   * Serve GET /api/v1/outbox, which lists every email and text with its links (default false).
+   * Development and browser tests only: never in production.
+   */
+  outboxViewer?: boolean | undefined;
+  /**
+   * Run the outbox worker in this process, delivering emails and texts every 2 seconds (default
+   * true). Tests turn it off and deliver by hand.
+   */
+  deliverOutbox?: boolean | undefined;
+  /**
+   * Send emails over SMTP, e.g. `smtp://user:pass@smtp.example.com:587`. Without it (and without
+   * `emailProvider`), emails stay in the outbox, readable in the outbox viewer.
+   */
+  smtpUrl?: string | undefined;
+  /** The From header of emails (default `Member Concierge <no-reply@{public host}>`). */
+  mailFrom?: string | undefined;
+  /** Delivers emails instead of SMTP or the outbox, e.g. a provider's HTTP API. */
+  emailProvider?: EmailProvider | undefined;
+  /** Delivers texts (default: they stay in the outbox). */
+  textProvider?: TextProvider | undefined;
 }
 
 /** The reference API, running in this process. */
@@ -29,23 +73,44 @@ export interface ReferenceApi {
   fetch(request: Request): Promise<Response>;
   /** The seeded demo accounts; empty unless `seedDemoData` was set. */
   demoAccounts: DemoAccount[];
-  /** Closes the database. */
+  /** Stops the outbox worker (waiting for a delivery in flight), then closes the database. */
   close(): Promise<void>;
 }
 
 /** {@link ReferenceApi} plus the Hono app itself, for serving it with a Node HTTP server. */
 export interface ReferenceApiServer extends ReferenceApi {
   app: Hono;
+  /** The outbox worker (started only with `deliverOutbox`); `deliverDue()` runs one pass. */
+  outbox: OutboxWorker;
+  /** Where emails go, for the start-up log, e.g. `SMTP smtp.example.com:587`. */
+  emailDelivery: string;
 }
 
 /**
- * Opens (and migrates) the database, seeds the demo data if asked, and builds the app. Open it
- * once at start-up: the first start of PGlite in an empty directory takes a few seconds.
+ * Opens (and migrates) the database, seeds the demo data if asked, builds the app and starts the
+ * outbox worker. Open it once at start-up: the first start of PGlite in an empty directory takes
+ * a few seconds.
  */
 export async function openReferenceApi(
   options: ReferenceApiOptions = {},
 ): Promise<ReferenceApiServer> {
   const clock = options.clock ?? systemClock;
+  const publicOrigin = parseOrigin(options.publicOrigin ?? DEFAULT_PUBLIC_ORIGIN);
+  if (publicOrigin === undefined) {
+    throw new Error(
+      `publicOrigin must be an http or https origin such as https://portal.example.com, not "${options.publicOrigin ?? ''}".`,
+    );
+  }
+  const emailProvider =
+    options.emailProvider ??
+    (options.smtpUrl
+      ? createSmtpEmailProvider({
+          url: options.smtpUrl,
+          from: options.mailFrom ?? defaultMailFrom(publicOrigin),
+        })
+      : keepInOutboxEmailProvider);
+  const textProvider = options.textProvider ?? keepInOutboxTextProvider;
+
   const database = await openDatabase({
     databaseUrl: options.databaseUrl,
     dataDir: options.dataDir,
@@ -56,12 +121,31 @@ export async function openReferenceApi(
       db: database.db,
       clock,
       trustedProxies: options.trustedProxies ?? 0,
+      publicOrigin,
+      outboxViewer: options.outboxViewer ?? false,
     });
+    const outbox = createOutboxWorker({
+      db: database.db,
+      clock,
+      email: emailProvider,
+      text: textProvider,
+    });
+    if (options.deliverOutbox ?? true) outbox.start();
     return {
       app,
+      outbox,
+      emailDelivery: emailProvider.description,
       fetch: async (request) => app.fetch(request),
       demoAccounts,
-      close: () => database.close(),
+      close: async () => {
+        try {
+          await outbox.stop();
+          await emailProvider.close?.();
+          await textProvider.close?.();
+        } finally {
+          await database.close();
+        }
+      },
     };
   } catch (error) {
     await database.close();

@@ -1,13 +1,16 @@
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { z } from 'zod';
-import { openReferenceApi } from './index.ts';
+import { DEFAULT_PUBLIC_ORIGIN, openReferenceApi } from './index.ts';
 import {
   booleanSetting,
   ConfigurationError,
   hostSetting,
+  isLoopbackHost,
+  originSetting,
   parseSettings,
   portSetting,
+  smtpUrlSetting,
   trustedProxiesSetting,
 } from './settings.ts';
 
@@ -17,7 +20,8 @@ import {
  *
  * Environment (README): API_HOST (127.0.0.1), API_PORT (3000), DATABASE_URL (unset: PGlite in
  * DATA_DIR/pglite), DATA_DIR (./data), SEED_DEMO_DATA (true), DEMO_PASSWORD (portal-demo-2026),
- * TRUSTED_PROXIES (0).
+ * TRUSTED_PROXIES (0), PUBLIC_ORIGIN (http://127.0.0.1:4321), SMTP_URL (unset: emails stay in the
+ * outbox), MAIL_FROM (Member Concierge <no-reply@{public host}>), OUTBOX_VIEWER (false).
  */
 const settingsSchema = z.object({
   API_HOST: hostSetting('127.0.0.1'),
@@ -26,6 +30,10 @@ const settingsSchema = z.object({
   DATA_DIR: z.string().optional(),
   SEED_DEMO_DATA: booleanSetting(true),
   TRUSTED_PROXIES: trustedProxiesSetting,
+  PUBLIC_ORIGIN: originSetting(DEFAULT_PUBLIC_ORIGIN),
+  SMTP_URL: smtpUrlSetting,
+  MAIL_FROM: z.string().optional(),
+  OUTBOX_VIEWER: booleanSetting(false),
 });
 
 let settings: z.output<typeof settingsSchema>;
@@ -45,6 +53,10 @@ const api = await openReferenceApi({
   dataDir,
   seedDemoData: settings.SEED_DEMO_DATA,
   trustedProxies: settings.TRUSTED_PROXIES,
+  publicOrigin: settings.PUBLIC_ORIGIN,
+  smtpUrl: settings.SMTP_URL,
+  mailFrom: settings.MAIL_FROM?.trim() || undefined,
+  outboxViewer: settings.OUTBOX_VIEWER,
 });
 
 const server = serve(
@@ -53,6 +65,15 @@ const server = serve(
     const database = databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${dataDir}`;
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     console.log(`Reference API listening on http://${host}:${info.port} — database: ${database}`);
+    console.log(`Emails: ${api.emailDelivery}; links point to ${settings.PUBLIC_ORIGIN}.`);
+    if (settings.OUTBOX_VIEWER) {
+      console.log(`Outbox viewer: http://${host}:${info.port}/api/v1/outbox`);
+      if (!isLoopbackHost(settings.API_HOST)) {
+        console.warn(
+          `WARNING: OUTBOX_VIEWER is on and the API listens on ${settings.API_HOST}: anyone who reaches it can read every reset and unlock link. Turn it off outside development.`,
+        );
+      }
+    }
     if (api.demoAccounts.length > 0) {
       console.log('Demo accounts (email, password):');
       for (const account of api.demoAccounts) {
@@ -70,7 +91,7 @@ function shutDown(signal: string): void {
     api.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error('Closing the database failed:', error);
+        console.error('Closing the reference API failed:', error);
         process.exit(1);
       },
     );

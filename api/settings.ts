@@ -73,6 +73,61 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
+ * The origin (`scheme://host[:port]`) of an http or https address, or undefined when `value` is
+ * not one. A trailing slash is accepted; a path, query, fragment or credentials are not.
+ */
+export function parseOrigin(value: string): string | undefined {
+  if (!URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+    return undefined;
+  }
+  return url.origin;
+}
+
+/** An http(s) origin such as `https://portal.example.com`; empty or unset means the default. */
+export const originSetting = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const text = value?.trim() ?? '';
+      if (text === '') return fallback;
+      const origin = parseOrigin(text);
+      if (origin === undefined) {
+        context.addIssue({
+          code: 'custom',
+          message: `must be an http or https origin such as https://portal.example.com, not "${text}"`,
+        });
+        return z.NEVER;
+      }
+      return origin;
+    });
+
+/**
+ * An SMTP server as `smtp://user:pass@host:587` or `smtps://user:pass@host:465`; empty or unset
+ * means none. A bad value is not repeated in the message: it may hold a password.
+ */
+export const smtpUrlSetting = z
+  .string()
+  .optional()
+  .transform((value, context) => {
+    const text = value?.trim() ?? '';
+    if (text === '') return undefined;
+    const url = URL.canParse(text) ? new URL(text) : undefined;
+    if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+      context.addIssue({
+        code: 'custom',
+        message:
+          'must be a URL such as smtp://user:password@smtp.example.com:587 or smtps://… (the value is not shown: it may hold a password)',
+      });
+      return z.NEVER;
+    }
+    return text;
+  });
+
+/**
  * Reads `environment` with `schema`; a bad value throws a {@link ConfigurationError} whose
  * message names every variable that is wrong.
  */

@@ -85,6 +85,82 @@ export const rateLimitBuckets = pgTable(
   ],
 );
 
+/** What a one-time account token (sent by email) lets its holder do. */
+export const ACCOUNT_TOKEN_PURPOSES = ['reset_password', 'unlock'] as const;
+export type AccountTokenPurpose = (typeof ACCOUNT_TOKEN_PURPOSES)[number];
+
+/**
+ * Password-reset and unlock tokens (docs/PRODUCT.md §11.2): only their SHA-256 is stored, and
+ * each is spent once. A user has at most one live token per purpose: issuing one deletes the older.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ACCOUNT_TOKEN_PURPOSES }).notNull(),
+    /** SHA-256 (hex) of the token that was emailed; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestampWithZone('created_at').notNull().defaultNow(),
+    expiresAt: timestampWithZone('expires_at').notNull(),
+    /** When the token was spent (or voided by a later change); null while it can still be used. */
+    usedAt: timestampWithZone('used_at'),
+  },
+  (table) => [
+    check('account_tokens_purpose', sql`${table.purpose} in ('reset_password', 'unlock')`),
+    index('account_tokens_user_id_purpose_index').on(table.userId, table.purpose),
+  ],
+);
+
+export const OUTBOX_CHANNELS = ['email', 'sms'] as const;
+export type OutboxChannel = (typeof OUTBOX_CHANNELS)[number];
+
+/**
+ * Every email and text the API sends, written in the transaction of the change that causes it
+ * and delivered afterwards by the outbox worker (api/services/outbox.ts). Rows are kept after
+ * delivery: the development outbox viewer lists them.
+ */
+export const outboxMessages = pgTable(
+  'outbox_messages',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    channel: text('channel', { enum: OUTBOX_CHANNELS }).notNull(),
+    /** An email address, or a phone number in E.164 form. */
+    recipient: text('recipient').notNull(),
+    /** Emails only. */
+    subject: text('subject'),
+    textBody: text('text_body').notNull(),
+    /** Emails only. */
+    htmlBody: text('html_body'),
+    createdAt: timestampWithZone('created_at').notNull().defaultNow(),
+    /** Delivery attempts started so far (counted when a worker claims the message). */
+    attempts: integer('attempts').notNull().default(0),
+    /**
+     * When a worker may next try to deliver it (while one is trying: when its lease runs out).
+     * Null once it is delivered or delivery was given up.
+     */
+    nextAttemptAt: timestampWithZone('next_attempt_at'),
+    /** When the provider accepted it; null until then. */
+    sentAt: timestampWithZone('sent_at'),
+    lastError: text('last_error'),
+  },
+  (table) => [
+    check('outbox_messages_channel', sql`${table.channel} in ('email', 'sms')`),
+    check(
+      'outbox_messages_email_parts',
+      sql`(${table.channel} = 'email') = (${table.subject} is not null and ${table.htmlBody} is not null)`,
+    ),
+    index('outbox_messages_due_index')
+      .on(table.nextAttemptAt)
+      .where(sql`${table.nextAttemptAt} is not null`),
+    index('outbox_messages_created_at_index').on(table.createdAt),
+  ],
+);
+
 export type Company = typeof companies.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
+export type AccountToken = typeof accountTokens.$inferSelect;
+export type OutboxMessage = typeof outboxMessages.$inferSelect;

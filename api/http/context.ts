@@ -8,6 +8,13 @@ export interface ApiDependencies {
   clock: Clock;
   /** How many proxies the operator runs in front of the API (see clientAddress). */
   trustedProxies: number;
+  /**
+   * The site's public address, e.g. `https://portal.example.com`, without a trailing slash. Links
+   * in emails are built from it, never from the request's Host header.
+   */
+  publicOrigin: string;
+  /** Serve GET /api/v1/outbox, the development outbox viewer (never in production). */
+  outboxViewer: boolean;
 }
 
 /** Context variables set by the middleware of api/http/. */

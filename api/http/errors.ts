@@ -15,6 +15,10 @@ export const ErrorMessage = {
   unsupportedMediaType: 'Request body must be JSON (Content-Type: application/json).',
   bodyTooLarge: 'Request body too large.',
   notFound: 'Not found.',
+  invalidResetToken:
+    'This password reset link is invalid or has expired. Please request a new one.',
+  passwordConfirmationMismatch: 'Password confirmation does not match the password.',
+  invalidUnlockToken: 'This unlock link is invalid or has expired. You can request a new one.',
   internal: 'Something went wrong. Please try again later.',
 } as const;
 

@@ -4,20 +4,34 @@ import type { ApiDependencies } from './context.ts';
 import { errorResponse, ErrorMessage } from './errors.ts';
 
 /**
+ * Counts one request against `rule` for `subject` and, once the window's limit is spent, returns
+ * the 429 answer with `Retry-After` (seconds) to send instead; otherwise undefined. For limits
+ * whose subject comes from the validated body (e.g. the account of a reset request).
+ */
+export async function tooManyRequests(
+  c: Context,
+  { db, clock }: Pick<ApiDependencies, 'db' | 'clock'>,
+  rule: RateLimitRule,
+  subject: string,
+): Promise<Response | undefined> {
+  const verdict = await consumeRateLimit(db, rule, subject, clock.now());
+  if (verdict.allowed) return undefined;
+  c.header('Retry-After', String(verdict.retryAfterSeconds));
+  return errorResponse(c, 429, ErrorMessage.tooManyAttempts);
+}
+
+/**
  * Counts each request against `rule` for the subject `subjectOf` names (e.g. the client
  * address) and answers 429 with `Retry-After` (seconds) once the window's limit is spent.
  */
 export function rateLimit(
-  { db, clock }: ApiDependencies,
+  dependencies: Pick<ApiDependencies, 'db' | 'clock'>,
   rule: RateLimitRule,
   subjectOf: (c: Context) => string,
 ): MiddlewareHandler {
   return async (c, next) => {
-    const verdict = await consumeRateLimit(db, rule, subjectOf(c), clock.now());
-    if (!verdict.allowed) {
-      c.header('Retry-After', String(verdict.retryAfterSeconds));
-      return errorResponse(c, 429, ErrorMessage.tooManyAttempts);
-    }
+    const refusal = await tooManyRequests(c, dependencies, rule, subjectOf(c));
+    if (refusal) return refusal;
     await next();
     return undefined;
   };

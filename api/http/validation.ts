@@ -1,5 +1,5 @@
 import { zValidator } from '@hono/zod-validator';
-import type { Env, MiddlewareHandler } from 'hono';
+import type { Context, Env, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { errorResponse, ErrorMessage } from './errors.ts';
 
@@ -63,32 +63,41 @@ export function describeValidationIssue(issue: z.core.$ZodIssue, body: unknown):
   }
 }
 
+export interface JsonBodyOptions {
+  /**
+   * Builds the refusal (400 or 415) from its status and sentence; default `errorResponse`, the
+   * API's `{"error": …}`. For routes whose contract adds another shape.
+   */
+  refuse?: (c: Context, status: 400 | 415, message: string) => Response;
+}
+
 /**
  * Validates a JSON request body against a zod schema. Answers 415 when the body is not declared
  * as JSON, 400 "Malformed JSON body." when it does not parse, and 400 naming the first invalid
  * field otherwise; the handler reads the parsed value with `c.req.valid('json')`.
  */
-export function jsonBody<Schema extends z.ZodType>(schema: Schema) {
+export function jsonBody<Schema extends z.ZodType>(schema: Schema, options: JsonBodyOptions = {}) {
+  const refuse = options.refuse ?? errorResponse;
   const validate = zValidator('json', schema, (result, c) => {
     if (result.success) return undefined;
     const [firstIssue] = result.error.issues;
     const message = firstIssue
       ? describeValidationIssue(firstIssue, result.data)
       : 'Invalid request body.';
-    return errorResponse(c, 400, message);
+    return refuse(c, 400, message);
   });
   type ValidatedInput =
     typeof validate extends MiddlewareHandler<Env, string, infer Input> ? Input : never;
   const middleware: MiddlewareHandler<Env, string, ValidatedInput> = async (c, next) => {
     const mediaType = (c.req.header('content-type') ?? '').split(';')[0]?.trim() ?? '';
     if (!JSON_MEDIA_TYPE.test(mediaType)) {
-      return errorResponse(c, 415, ErrorMessage.unsupportedMediaType);
+      return refuse(c, 415, ErrorMessage.unsupportedMediaType);
     }
     try {
       // Parsed once here to answer in our own words; Hono caches the body for the validator.
       await c.req.json();
     } catch {
-      return errorResponse(c, 400, ErrorMessage.malformedJson);
+      return refuse(c, 400, ErrorMessage.malformedJson);
     }
     return validate(c, next);
   };

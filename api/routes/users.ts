@@ -12,6 +12,8 @@ import { signIn } from '../services/authentication.ts';
 import { signInMfaFlags } from '../services/mfa.ts';
 import { SIGN_IN_PER_IP } from '../services/rate-limits.ts';
 import { revokeSession } from '../services/sessions.ts';
+import { createPasswordRoutes } from './passwords.ts';
+import { createUnlockRoutes } from './unlock.ts';
 
 /** Long enough for any real password, short enough that argon2 is never fed megabytes. */
 const SIGN_IN_PASSWORD_MAX_LENGTH = 1024;
@@ -23,9 +25,12 @@ const signInBody = z.object({
   }),
 });
 
-/** Accounts and sessions: /api/v1/users/… (docs/PRODUCT.md §7). */
+/**
+ * Accounts and sessions: /api/v1/users/… (docs/PRODUCT.md §7), with the password reset
+ * (`/password`) and unlock (`/unlock`) routes mounted from their own files.
+ */
 export function createUsersRoutes(dependencies: ApiDependencies) {
-  const { db, clock, trustedProxies } = dependencies;
+  const { db, clock, trustedProxies, publicOrigin } = dependencies;
 
   return new Hono<ApiEnv>()
     .post(
@@ -34,7 +39,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
       rateLimit(dependencies, SIGN_IN_PER_IP, (c) => clientAddress(c, trustedProxies)),
       async (c) => {
         const { user: credentials } = c.req.valid('json');
-        const result = await signIn(db, clock, credentials);
+        const result = await signIn(db, clock, credentials, publicOrigin);
         if (!result.signedIn) return errorResponse(c, 401, ErrorMessage.invalidCredentials);
         c.header('Authorization', `Bearer ${result.issued.token}`);
         return c.json({
@@ -68,5 +73,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
       const token = bearerToken(c);
       if (token) await revokeSession(db, token, clock.now());
       return c.body(null, 204);
-    });
+    })
+    .route('/password', createPasswordRoutes(dependencies))
+    .route('/unlock', createUnlockRoutes(dependencies));
 }

@@ -6,6 +6,7 @@ import { registerSignInAttempt } from './lockout.ts';
 import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import { createSession, deleteEndedSessions, type IssuedSession } from './sessions.ts';
 import { withMinimumDuration } from './timing.ts';
+import { emailUnlockLink } from './unlock.ts';
 
 export type SignInResult =
   | { signedIn: true; user: User; issued: IssuedSession }
@@ -23,8 +24,11 @@ export type SignInResult =
 export const SIGN_IN_MINIMUM_DURATION_MS = 150;
 
 /**
- * Checks an email and password. Unknown email, wrong password and locked account all come back
- * as the same `signedIn: false` after one argon2 computation each, and every answer waits out
+ * Checks an email and password. The failure that locks the account also emails the member an
+ * unlock link (built from `publicOrigin`), in the same transaction as the lock.
+ *
+ * Unknown email, wrong password and locked account all come back as the same `signedIn: false`
+ * after one argon2 computation each, and every answer waits out
  * {@link SIGN_IN_MINIMUM_DURATION_MS}, so neither the answer nor its timing tells which case it
  * was.
  */
@@ -32,9 +36,10 @@ export function signIn(
   database: Database,
   clock: Clock,
   credentials: { email: string; password: string },
+  publicOrigin: string,
 ): Promise<SignInResult> {
   return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, () =>
-    checkCredentials(database, clock, credentials),
+    checkCredentials(database, clock, credentials, publicOrigin),
   );
 }
 
@@ -42,6 +47,7 @@ async function checkCredentials(
   database: Database,
   clock: Clock,
   credentials: { email: string; password: string },
+  publicOrigin: string,
 ): Promise<SignInResult> {
   const now = clock.now();
   const email = credentials.email.trim().toLowerCase();
@@ -58,7 +64,11 @@ async function checkCredentials(
   return database.transaction(async (transaction): Promise<SignInResult> => {
     const verdict = await registerSignInAttempt(transaction, user.id, passwordMatches, now);
     if (!verdict.accepted) {
-      return { signedIn: false, newlyLockedUser: verdict.newlyLocked ? user : null };
+      if (!verdict.newlyLocked) return { signedIn: false, newlyLockedUser: null };
+      // In the transaction that set the lock: exactly one unlock email per lock, however many
+      // wrong guesses race for the tenth place.
+      await emailUnlockLink(transaction, user, now, publicOrigin);
+      return { signedIn: false, newlyLockedUser: user };
     }
     await deleteEndedSessions(transaction, user.id, now);
     const issued = await createSession(transaction, user.id, now);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { rateLimitBuckets } from '../db/schema.ts';
@@ -16,6 +17,39 @@ export const SIGN_IN_PER_IP: RateLimitRule = {
   limit: 60,
   windowMs: 10 * MINUTE,
 };
+
+/** Password-reset requests (docs/PRODUCT.md §11.3), counted per account and per address. */
+export const PASSWORD_RESET_PER_ACCOUNT: RateLimitRule = {
+  name: 'password_reset:account',
+  limit: 5,
+  windowMs: HOUR,
+};
+export const PASSWORD_RESET_PER_IP: RateLimitRule = {
+  name: 'password_reset:ip',
+  limit: 30,
+  windowMs: HOUR,
+};
+
+/** Requests for a new unlock link, limited like reset requests. */
+export const UNLOCK_REQUEST_PER_ACCOUNT: RateLimitRule = {
+  name: 'unlock_request:account',
+  limit: 5,
+  windowMs: HOUR,
+};
+export const UNLOCK_REQUEST_PER_IP: RateLimitRule = {
+  name: 'unlock_request:ip',
+  limit: 30,
+  windowMs: HOUR,
+};
+
+/**
+ * The subject a per-account limit counts under: a hash of the normalised email, whether or not
+ * it has an account (so a 429 reveals nothing), and without keeping the address itself in the
+ * counters table.
+ */
+export function accountSubject(email: string): string {
+  return createHash('sha256').update(email.trim().toLowerCase(), 'utf8').digest('hex');
+}
 
 /** No rule has a longer window, so older buckets can be dropped by anyone. */
 const LONGEST_WINDOW_MS = 24 * HOUR;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
+import { generateToken, hashToken, looksLikeToken, redactTokens } from './tokens.ts';
 
 describe('generateToken', () => {
   it('gives 256 random bits as 43 base64url characters', () => {
@@ -39,5 +39,22 @@ describe('looksLikeToken', () => {
     expect(looksLikeToken('a'.repeat(44))).toBe(false);
     expect(looksLikeToken(`${'a'.repeat(42)}=`)).toBe(false);
     expect(looksLikeToken(`${'a'.repeat(42)}+`)).toBe(false);
+  });
+});
+
+describe('redactTokens', () => {
+  it('replaces every token in a text, e.g. the one in a link', () => {
+    const first = generateToken();
+    const second = generateToken();
+
+    expect(
+      redactTokens(`Open https://portal.example.com/reset-password/${first}\nor ${second}.`),
+    ).toBe('Open https://portal.example.com/reset-password/[redacted]\nor [redacted].');
+  });
+
+  it('leaves shorter and longer words alone', () => {
+    const text = `short ${'a'.repeat(42)} long ${'b'.repeat(44)}`;
+
+    expect(redactTokens(text)).toBe(text);
   });
 });

@@ -22,3 +22,13 @@ export function hashToken(token: string): string {
 export function looksLikeToken(candidate: string): boolean {
   return TOKEN_PATTERN.test(candidate);
 }
+
+const TOKENS_IN_TEXT = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+
+/**
+ * `text` with every token-shaped word replaced by `[redacted]`: for copies of messages (e.g. an
+ * email already delivered) that must not keep a usable link.
+ */
+export function redactTokens(text: string): string {
+  return text.replace(TOKENS_IN_TEXT, '[redacted]');
+}

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiApp } from '../../api/app.ts';
 import type { Database } from '../../api/db/client.ts';
-import { jsonRequest, startTestApi, TEST_PASSWORD, type TestApi } from './support.ts';
+import {
+  jsonRequest,
+  startTestApi,
+  TEST_PASSWORD,
+  TEST_PUBLIC_ORIGIN,
+  type TestApi,
+} from './support.ts';
 
 let api: TestApi;
 
@@ -125,7 +131,13 @@ describe('internal errors', () => {
   it('answers the generic 500 without a stack, a path or SQL, and logs the error', async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      const app = createApiApp({ db: brokenDatabase, clock: api.clock, trustedProxies: 0 });
+      const app = createApiApp({
+        db: brokenDatabase,
+        clock: api.clock,
+        trustedProxies: 0,
+        publicOrigin: TEST_PUBLIC_ORIGIN,
+        outboxViewer: false,
+      });
 
       const response = await app.request(
         SIGN_IN,
@@ -148,7 +160,13 @@ describe('internal errors', () => {
   it('answers the generic 500 when an authenticated route fails', async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      const app = createApiApp({ db: brokenDatabase, clock: api.clock, trustedProxies: 0 });
+      const app = createApiApp({
+        db: brokenDatabase,
+        clock: api.clock,
+        trustedProxies: 0,
+        publicOrigin: TEST_PUBLIC_ORIGIN,
+        outboxViewer: false,
+      });
 
       const response = await app.request('/api/v1/users/current', {
         headers: { Authorization: `Bearer ${'C'.repeat(43)}` },

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR, MINUTE } from '../../api/services/clock.ts';
-import { reloadUser, startTestApi, type TestApi, type TestUser } from './support.ts';
+import {
+  reloadUser,
+  startTestApi,
+  TEST_PUBLIC_ORIGIN,
+  tokenFromLink,
+  type TestApi,
+  type TestUser,
+} from './support.ts';
 
 let api: TestApi;
 
@@ -108,5 +115,72 @@ describe('account lockout', () => {
     await failSignIns(locked, 10);
 
     expect((await api.signIn(bystander)).status).toBe(200);
+  });
+});
+
+describe('the unlock email', () => {
+  it('is written at the 10th failure, once, with a link to the public origin', async () => {
+    const account = await api.createUser({ name: 'Robin' });
+    await failSignIns(account, 9);
+    expect(await api.mailTo(account.email)).toHaveLength(0);
+
+    await failSignIns(account, 1);
+    const [email, ...others] = await api.mailTo(account.email);
+
+    expect(others).toHaveLength(0);
+    expect(email).toMatchObject({
+      channel: 'email',
+      subject: 'Your Member Concierge account was locked',
+      sentAt: null,
+    });
+    const token = tokenFromLink(email?.textBody ?? '', 'unlock');
+    expect(email?.textBody).toContain('Hello Robin,');
+    expect(email?.htmlBody).toContain(`href="${TEST_PUBLIC_ORIGIN}/unlock/${token}"`);
+  });
+
+  it('is not written again by attempts made while the account is locked', async () => {
+    const account = await api.createUser();
+    await failSignIns(account, 10);
+
+    await failSignIns(account, 5);
+    await api.signIn(account);
+
+    expect(await api.mailTo(account.email)).toHaveLength(1);
+  });
+
+  it('is written exactly once when 50 wrong guesses arrive at the same moment', async () => {
+    const account = await api.createUser();
+
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        api.signIn({ email: account.email, password: 'a wrong password' }),
+      ),
+    );
+
+    expect(answers.map((response) => response.status)).toEqual(Array(50).fill(401));
+    const user = await reloadUser(api.db, account.user.id);
+    expect(user.failedAttempts).toBe(10);
+    expect(user.lockedAt).not.toBeNull();
+    expect(await api.mailTo(account.email)).toHaveLength(1);
+  });
+
+  it('is written again for a new lock after the first one has lifted', async () => {
+    const account = await api.createUser();
+    await failSignIns(account, 10);
+    api.clock.advanceBy(HOUR);
+
+    await failSignIns(account, 10);
+
+    expect(await api.mailTo(account.email)).toHaveLength(2);
+  });
+
+  it('does not change the sign-in answer, which never reveals the lock', async () => {
+    const account = await api.createUser();
+    await failSignIns(account, 9);
+
+    const tenth = await api.signIn({ email: account.email, password: 'a wrong password' });
+
+    expect(tenth.status).toBe(401);
+    expect(await tenth.json()).toEqual({ error: 'Invalid email or password.' });
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitBuckets } from '../../api/db/schema.ts';
+import { rateLimitKey } from '../../api/http/client-address.ts';
 import { MINUTE } from '../../api/services/clock.ts';
 import { SIGN_IN_PER_IP, windowStartFor } from '../../api/services/rate-limits.ts';
 import {
@@ -47,9 +48,11 @@ describe('sign-in rate limit per client address', () => {
     const clientAddress = randomClientAddress();
     const account = await api.createUser();
     const windowStart = windowStartFor(api.clock.now(), SIGN_IN_PER_IP.windowMs);
-    await api.db
-      .insert(rateLimitBuckets)
-      .values({ key: `sign_in:ip:${clientAddress}`, windowStart, count: SIGN_IN_PER_IP.limit });
+    await api.db.insert(rateLimitBuckets).values({
+      key: `sign_in:ip:${rateLimitKey(clientAddress)}`,
+      windowStart,
+      count: SIGN_IN_PER_IP.limit,
+    });
 
     expect((await api.signIn(account, { clientAddress })).status).toBe(429);
 
@@ -61,9 +64,11 @@ describe('sign-in rate limit per client address', () => {
     const busyAddress = randomClientAddress();
     const account = await api.createUser();
     const windowStart = windowStartFor(api.clock.now(), SIGN_IN_PER_IP.windowMs);
-    await api.db
-      .insert(rateLimitBuckets)
-      .values({ key: `sign_in:ip:${busyAddress}`, windowStart, count: SIGN_IN_PER_IP.limit });
+    await api.db.insert(rateLimitBuckets).values({
+      key: `sign_in:ip:${rateLimitKey(busyAddress)}`,
+      windowStart,
+      count: SIGN_IN_PER_IP.limit,
+    });
 
     expect((await api.signIn(account, { clientAddress: randomClientAddress() })).status).toBe(200);
   });
@@ -71,9 +76,11 @@ describe('sign-in rate limit per client address', () => {
   it('does not count malformed requests against the limit', async () => {
     const clientAddress = randomClientAddress();
     const windowStart = windowStartFor(api.clock.now(), SIGN_IN_PER_IP.windowMs);
-    await api.db
-      .insert(rateLimitBuckets)
-      .values({ key: `sign_in:ip:${clientAddress}`, windowStart, count: SIGN_IN_PER_IP.limit });
+    await api.db.insert(rateLimitBuckets).values({
+      key: `sign_in:ip:${rateLimitKey(clientAddress)}`,
+      windowStart,
+      count: SIGN_IN_PER_IP.limit,
+    });
 
     const response = await api.app.request(
       '/api/v1/users/sign_in',

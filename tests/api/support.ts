@@ -1,10 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import pg from 'pg';
 import { createApiApp } from '../../api/app.ts';
 import { openDatabase, type Database, type OpenedDatabase } from '../../api/db/client.ts';
-import { companies, users, type User } from '../../api/db/schema.ts';
+import {
+  companies,
+  outboxMessages,
+  users,
+  type OutboxMessage,
+  type User,
+} from '../../api/db/schema.ts';
 import { createMovableClock, type MovableClock } from '../../api/services/clock.ts';
 import { hashPassword } from '../../api/services/passwords.ts';
 
@@ -63,6 +69,9 @@ async function onServer(serverUrl: string, statement: string): Promise<void> {
 
 export const TEST_PASSWORD = 'correct horse battery staple';
 
+/** The public origin the test API builds email links from. */
+export const TEST_PUBLIC_ORIGIN = 'https://portal.example.test';
+
 export interface TestUserOptions {
   email?: string;
   password?: string;
@@ -95,6 +104,16 @@ export interface TestApi {
   signInToken(account: { email: string; password: string }): Promise<string>;
   getCurrentUser(token?: string): Promise<Response>;
   signOut(token?: string): Promise<Response>;
+  /** POST /users/password, from a new client address unless one is given. */
+  requestPasswordReset(email: string, options?: { clientAddress?: string }): Promise<Response>;
+  /** PUT /users/password with these top-level fields. */
+  resetPassword(body: Record<string, unknown>): Promise<Response>;
+  /** POST /users/unlock, from a new client address unless one is given. */
+  requestUnlock(email: string, options?: { clientAddress?: string }): Promise<Response>;
+  /** GET /users/unlock?unlock_token=… */
+  unlock(token: string): Promise<Response>;
+  /** The outbox rows addressed to `recipient`, oldest first. */
+  mailTo(recipient: string): Promise<OutboxMessage[]>;
   close(): Promise<void>;
 }
 
@@ -102,10 +121,14 @@ export function uniqueEmail(): string {
   return `member-${randomUUID()}@example.com`;
 }
 
-/** A random address in the IPv6 documentation range (RFC 3849): never a real client. */
+/**
+ * A random address in the IPv6 documentation range (RFC 3849): never a real client. The random
+ * part includes the network bits, so that each address falls in a /64 of its own (rate limits
+ * count a /64 as one client).
+ */
 export function randomClientAddress(): string {
   const hex = randomBytes(8).toString('hex');
-  return `2001:db8::${hex.slice(0, 4)}:${hex.slice(4, 8)}:${hex.slice(8, 12)}:${hex.slice(12)}`;
+  return `2001:db8:${hex.slice(0, 4)}:${hex.slice(4, 8)}::${hex.slice(8, 12)}:${hex.slice(12)}`;
 }
 
 export function bearer(token: string): Record<string, string> {
@@ -120,11 +143,25 @@ export function jsonRequest(body: unknown, headers: Record<string, string> = {})
   };
 }
 
-export async function startTestApi(options: { trustedProxies?: number } = {}): Promise<TestApi> {
+export interface TestApiOptions {
+  trustedProxies?: number;
+  outboxViewer?: boolean;
+}
+
+export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const database = await openTestDatabase();
   const { db } = database;
   const clock = createMovableClock();
-  const app = createApiApp({ db, clock, trustedProxies: options.trustedProxies ?? 1 });
+  const app = createApiApp({
+    db,
+    clock,
+    trustedProxies: options.trustedProxies ?? 1,
+    publicOrigin: TEST_PUBLIC_ORIGIN,
+    outboxViewer: options.outboxViewer ?? false,
+  });
+  const fromAddress = (clientAddress: string | undefined) => ({
+    'X-Forwarded-For': clientAddress ?? randomClientAddress(),
+  });
 
   const api: TestApi = {
     app,
@@ -187,9 +224,48 @@ export async function startTestApi(options: { trustedProxies?: number } = {}): P
         }),
       );
     },
+    async requestPasswordReset(email, requestOptions = {}) {
+      return app.request(
+        '/api/v1/users/password',
+        jsonRequest({ user: { email } }, fromAddress(requestOptions.clientAddress)),
+      );
+    },
+    async resetPassword(body) {
+      return app.request('/api/v1/users/password', {
+        ...jsonRequest(body, fromAddress(undefined)),
+        method: 'PUT',
+      });
+    },
+    async requestUnlock(email, requestOptions = {}) {
+      return app.request(
+        '/api/v1/users/unlock',
+        jsonRequest({ user: { email } }, fromAddress(requestOptions.clientAddress)),
+      );
+    },
+    async unlock(token) {
+      return app.request(`/api/v1/users/unlock?unlock_token=${encodeURIComponent(token)}`);
+    },
+    mailTo(recipient) {
+      return db
+        .select()
+        .from(outboxMessages)
+        .where(eq(outboxMessages.recipient, recipient))
+        .orderBy(asc(outboxMessages.id));
+    },
     close: () => database.close(),
   };
   return api;
+}
+
+/**
+ * The token of the first `${TEST_PUBLIC_ORIGIN}/${path}/<token>` link in a text, e.g. the
+ * reset link of an email's plain-text part.
+ */
+export function tokenFromLink(text: string, path: 'reset-password' | 'unlock'): string {
+  const escapedOrigin = TEST_PUBLIC_ORIGIN.replace(/[.]/g, '\\.');
+  const match = new RegExp(`${escapedOrigin}/${path}/([A-Za-z0-9_-]{43})`).exec(text);
+  if (!match?.[1]) throw new Error(`No ${path} link in: ${text}`);
+  return match[1];
 }
 
 /** Reads a user's row again, e.g. to look at its lockout counters. */

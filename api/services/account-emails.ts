@@ -1,0 +1,117 @@
+import type { EmailContent } from './outbox.ts';
+
+/**
+ * The emails of the account journeys (docs/PRODUCT.md §1, §11.2), each with a plain-text and an
+ * HTML part. Links are built from the site's public origin, never from a request's Host header,
+ * so that nobody can make the API mail a link to another site.
+ */
+
+const PRODUCT_NAME = 'Member Concierge';
+
+/** Escapes text for HTML element content and double-quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** `${publicOrigin}${path}`, with the token path-encoded (tokens are base64url, so unchanged). */
+export function siteLink(publicOrigin: string, ...segments: string[]): string {
+  return `${publicOrigin}/${segments.map(encodeURIComponent).join('/')}`;
+}
+
+export function resetPasswordLink(publicOrigin: string, token: string): string {
+  return siteLink(publicOrigin, 'reset-password', token);
+}
+
+export function unlockLink(publicOrigin: string, token: string): string {
+  return siteLink(publicOrigin, 'unlock', token);
+}
+
+interface Paragraphs {
+  greeting: string;
+  /** Paragraphs before the link. */
+  before: string[];
+  link?: { href: string; label: string };
+  /** Paragraphs after the link. */
+  after: string[];
+}
+
+function compose(subject: string, parts: Paragraphs): EmailContent {
+  const text = [
+    parts.greeting,
+    ...parts.before,
+    ...(parts.link ? [parts.link.href] : []),
+    ...parts.after,
+    `— ${PRODUCT_NAME}`,
+  ].join('\n\n');
+  const paragraph = (content: string) => `<p>${escapeHtml(content)}</p>`;
+  const html = [
+    '<!doctype html>',
+    `<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
+    '<body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #1a1a1a">',
+    paragraph(parts.greeting),
+    ...parts.before.map(paragraph),
+    ...(parts.link
+      ? [
+          `<p><a href="${escapeHtml(parts.link.href)}">${escapeHtml(parts.link.label)}</a></p>`,
+          `<p style="font-size: 0.875em">If the button does not work, copy this address into your browser: ${escapeHtml(parts.link.href)}</p>`,
+        ]
+      : []),
+    ...parts.after.map(paragraph),
+    paragraph(`— ${PRODUCT_NAME}`),
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
+
+export interface Addressee {
+  /** The member's first name. */
+  name: string;
+}
+
+function greeting(addressee: Addressee): string {
+  const name = addressee.name.trim();
+  return name ? `Hello ${name},` : 'Hello,';
+}
+
+export function passwordResetEmail(addressee: Addressee, link: string): EmailContent {
+  return compose(`Reset your ${PRODUCT_NAME} password`, {
+    greeting: greeting(addressee),
+    before: [
+      `Someone asked to reset the password of your ${PRODUCT_NAME} account. To choose a new password, open this link within 2 hours:`,
+    ],
+    link: { href: link, label: 'Choose a new password' },
+    after: [
+      'The link works once. If you did not ask for it, ignore this email: your password stays as it is.',
+    ],
+  });
+}
+
+export function passwordChangedEmail(addressee: Addressee, publicOrigin: string): EmailContent {
+  return compose(`Your ${PRODUCT_NAME} password was changed`, {
+    greeting: greeting(addressee),
+    before: [
+      `The password of your ${PRODUCT_NAME} account was just changed, and every device that was signed in has been signed out.`,
+      'If you did not change it, reset your password at once:',
+    ],
+    link: { href: siteLink(publicOrigin, 'forgot-password'), label: 'Reset my password' },
+    after: [],
+  });
+}
+
+export function unlockEmail(addressee: Addressee, link: string): EmailContent {
+  return compose(`Your ${PRODUCT_NAME} account was locked`, {
+    greeting: greeting(addressee),
+    before: [
+      `Your ${PRODUCT_NAME} account was locked after too many attempts to sign in with a wrong password. It unlocks by itself after an hour, or at once with this link (valid for 24 hours):`,
+    ],
+    link: { href: link, label: 'Unlock my account' },
+    after: [
+      'If these attempts were not yours, someone may be guessing your password: once you are back in, consider choosing a new one.',
+    ],
+  });
+}

@@ -1,0 +1,122 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { sessions, users } from '../db/schema.ts';
+import { passwordChangedEmail, passwordResetEmail, resetPasswordLink } from './account-emails.ts';
+import {
+  findUsableAccountToken,
+  issueAccountToken,
+  spendAccountToken,
+  TOKEN_REQUEST_MINIMUM_DURATION_MS,
+  voidAccountTokens,
+} from './account-tokens.ts';
+import type { Clock } from './clock.ts';
+import { UNLOCKED_STATE } from './lockout.ts';
+import { enqueueEmail } from './outbox.ts';
+import { checkPasswordPolicy, hashPassword } from './passwords.ts';
+import { withMinimumDuration } from './timing.ts';
+
+/**
+ * POST /users/password: when `email` has an account, issues a reset token (voiding older ones)
+ * and writes the email with its link to the outbox, in one transaction. Takes at least
+ * {@link TOKEN_REQUEST_MINIMUM_DURATION_MS} whether or not the account exists.
+ */
+export function requestPasswordReset(
+  database: Database,
+  clock: Clock,
+  email: string,
+  publicOrigin: string,
+): Promise<void> {
+  return withMinimumDuration(TOKEN_REQUEST_MINIMUM_DURATION_MS, async () => {
+    const now = clock.now();
+    const normalised = email.trim().toLowerCase();
+    await database.transaction(async (transaction) => {
+      // The row lock serialises concurrent requests, so only the newest link ever works.
+      const [user] = await transaction
+        .select()
+        .from(users)
+        .where(eq(users.email, normalised))
+        .for('update');
+      if (!user) return;
+      const token = await issueAccountToken(transaction, user.id, 'reset_password', now);
+      await enqueueEmail(
+        transaction,
+        user.email,
+        passwordResetEmail(user, resetPasswordLink(publicOrigin, token)),
+        now,
+      );
+    });
+  });
+}
+
+export interface PasswordResetInput {
+  token: string;
+  password: string;
+  passwordConfirmation: string;
+  publicOrigin: string;
+}
+
+export type PasswordResetResult =
+  | { changed: true }
+  | {
+      changed: false;
+      reason: 'invalid_token' | 'confirmation_mismatch' | 'password_policy';
+      /** For policy failures: the rule's own sentence (see checkPasswordPolicy). */
+      message?: string;
+    };
+
+/**
+ * PUT /users/password: sets a new password with a reset token. The token is checked first (a
+ * dead link is the thing to fix before anything else), then the confirmation, then the password
+ * policy; the token is only spent when the password is changed, so a member who typed a refused
+ * password can try again with the same link.
+ *
+ * On success, in one transaction: the new argon2id hash, the token spent (and any other reset
+ * token voided), every session of the member revoked, a lockout lifted (the link proves the
+ * member reads the account's email) and the "password changed" email written to the outbox.
+ */
+export async function resetPassword(
+  database: Database,
+  clock: Clock,
+  input: PasswordResetInput,
+): Promise<PasswordResetResult> {
+  const token = await findUsableAccountToken(database, input.token, 'reset_password', clock.now());
+  if (!token) return { changed: false, reason: 'invalid_token' };
+  const [user] = await database.select().from(users).where(eq(users.id, token.userId));
+  if (!user) return { changed: false, reason: 'invalid_token' };
+
+  if (input.password !== input.passwordConfirmation) {
+    return { changed: false, reason: 'confirmation_mismatch' };
+  }
+  const verdict = checkPasswordPolicy(input.password, user);
+  if (!verdict.acceptable) {
+    return { changed: false, reason: 'password_policy', message: verdict.message };
+  }
+
+  // Hashing happens before the transaction, so that no lock is held for an argon2 computation.
+  const passwordHash = await hashPassword(input.password);
+
+  return database.transaction(async (transaction): Promise<PasswordResetResult> => {
+    const now = clock.now();
+    // Spending is conditional on the token still being usable: of two concurrent resets with one
+    // link, only one changes the password.
+    const spent = await spendAccountToken(transaction, input.token, 'reset_password', now);
+    if (!spent) return { changed: false, reason: 'invalid_token' };
+    await transaction
+      .update(users)
+      .set({ passwordHash, ...UNLOCKED_STATE, updatedAt: now })
+      .where(eq(users.id, user.id));
+    await voidAccountTokens(transaction, user.id, 'reset_password', now);
+    await voidAccountTokens(transaction, user.id, 'unlock', now);
+    await transaction
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
+    await enqueueEmail(
+      transaction,
+      user.email,
+      passwordChangedEmail(user, input.publicOrigin),
+      now,
+    );
+    return { changed: true };
+  });
+}

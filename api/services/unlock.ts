@@ -1,0 +1,77 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { users, type User } from '../db/schema.ts';
+import { unlockEmail, unlockLink } from './account-emails.ts';
+import {
+  issueAccountToken,
+  spendAccountToken,
+  TOKEN_REQUEST_MINIMUM_DURATION_MS,
+} from './account-tokens.ts';
+import type { Clock } from './clock.ts';
+import { isLocked, UNLOCKED_STATE } from './lockout.ts';
+import { enqueueEmail } from './outbox.ts';
+import { withMinimumDuration } from './timing.ts';
+
+/**
+ * Issues a new unlock token for a locked user and writes the email with its link to the outbox.
+ * Run it in the transaction that locked the account (or found it locked), so that the email
+ * exists exactly when the lock does.
+ */
+export async function emailUnlockLink(
+  transaction: Database,
+  user: Pick<User, 'id' | 'email' | 'name'>,
+  now: Date,
+  publicOrigin: string,
+): Promise<void> {
+  const token = await issueAccountToken(transaction, user.id, 'unlock', now);
+  await enqueueEmail(
+    transaction,
+    user.email,
+    unlockEmail(user, unlockLink(publicOrigin, token)),
+    now,
+  );
+}
+
+/**
+ * POST /users/unlock: emails a new unlock link when the account of `email` is locked right now,
+ * and does nothing otherwise. Takes at least {@link TOKEN_REQUEST_MINIMUM_DURATION_MS} either way,
+ * so that neither the answer nor its timing tells whether the account exists or is locked.
+ */
+export function requestUnlockLink(
+  database: Database,
+  clock: Clock,
+  email: string,
+  publicOrigin: string,
+): Promise<void> {
+  return withMinimumDuration(TOKEN_REQUEST_MINIMUM_DURATION_MS, async () => {
+    const now = clock.now();
+    const normalised = email.trim().toLowerCase();
+    await database.transaction(async (transaction) => {
+      // The row lock serialises this with sign-ins and other requests for the same account.
+      const [user] = await transaction
+        .select()
+        .from(users)
+        .where(eq(users.email, normalised))
+        .for('update');
+      if (!user || !isLocked(user, now)) return;
+      await emailUnlockLink(transaction, user, now, publicOrigin);
+    });
+  });
+}
+
+/**
+ * GET /users/unlock: spends an unlock token and clears the lock and the failure counter of its
+ * account. False for a malformed, unknown, used or expired token.
+ */
+export function unlockWithToken(database: Database, clock: Clock, token: string): Promise<boolean> {
+  const now = clock.now();
+  return database.transaction(async (transaction) => {
+    const spent = await spendAccountToken(transaction, token, 'unlock', now);
+    if (!spent) return false;
+    await transaction
+      .update(users)
+      .set({ ...UNLOCKED_STATE, updatedAt: now })
+      .where(eq(users.id, spent.userId));
+    return true;
+  });
+}
