@@ -67,6 +67,7 @@ export default defineConfig({
       PUBLIC_ORIGIN: baseURL,
       SESSION_SECRET: 'e2e-only-session-secret-not-for-production-use',
       KIT_GALLERY: 'true',
+      OUTBOX_VIEWER: 'true',
     },
   },
 });

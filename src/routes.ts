@@ -16,7 +16,9 @@ export type Guard =
   /** MFA enrollment: only signed in, with enrollment available or verification required. */
   | 'mfa-step'
   /** Developer pages: only when the kit gallery is enabled (development and test builds). */
-  | 'kit-gallery';
+  | 'kit-gallery'
+  /** The outbox viewer: only when it is enabled (development and tests). */
+  | 'outbox-viewer';
 
 export type RouteName =
   | 'Root'
@@ -35,6 +37,7 @@ export type RouteName =
   | 'Request'
   | 'RequestCategory'
   | 'KitGallery'
+  | 'OutboxViewer'
   | 'Health';
 
 export interface PageRoute {
@@ -67,6 +70,7 @@ export const paths = {
   mfaEnrollment: '/mfa-enrollment',
   dashboard: '/dashboard',
   requests: '/requests',
+  outbox: '/dev/outbox',
 } as const;
 
 /** Every page of the product, in the order docs/PRODUCT.md §2 lists them. */
@@ -93,6 +97,7 @@ export const pageRoutes = [
     guard: 'kit-gallery',
     maxBodyBytes: uploadBodyLimitBytes,
   },
+  { name: 'OutboxViewer', pattern: '/dev/outbox', guard: 'outbox-viewer' },
   { name: 'Health', pattern: '/healthz', guard: 'public' },
 ] as const satisfies readonly PageRoute[];
 

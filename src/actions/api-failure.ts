@@ -1,5 +1,6 @@
 import { ActionError, type ActionErrorCode } from 'astro:actions';
 import { ApiError } from '../server/api-client';
+import { FieldFailure } from './field-failure';
 
 const codeByStatus: Readonly<Record<number, ActionErrorCode>> = {
   400: 'BAD_REQUEST',
@@ -16,11 +17,18 @@ const codeByStatus: Readonly<Record<number, ActionErrorCode>> = {
  * Turns a failed API call into the error the visitor sees (docs/PRODUCT.md §8): the
  * server's own message for a refusal, else the catalogue's fallback. Server
  * faults and anything unexpected only ever show the fallback; the details go
- * to the log, never to the page.
+ * to the log, never to the page. A refusal about one input (the API names it in `field`) is
+ * shown under the form field `formFields` maps it to.
  */
-export function apiFailure(error: unknown, fallbackMessage: string): ActionError {
+export function apiFailure(
+  error: unknown,
+  fallbackMessage: string,
+  formFields: Readonly<Record<string, string>> = {},
+): ActionError {
   const code = error instanceof ApiError ? codeByStatus[error.status] : undefined;
   if (error instanceof ApiError && code) {
+    const formField = error.field === undefined ? undefined : formFields[error.field];
+    if (formField && error.serverMessage) return new FieldFailure(formField, error.serverMessage);
     return new ActionError({ code, message: error.serverMessage ?? fallbackMessage });
   }
   console.error(error);

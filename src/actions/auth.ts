@@ -9,19 +9,15 @@ import type { Navigation } from '../server/navigation';
 import { takeReturnTo } from '../server/return-to';
 import { clearSession, startSession, writeMfaStep, type MfaStep } from '../server/session';
 import { apiFailure } from './api-failure';
-import { formText } from './fields';
+import { emailField, formText, passwordMaxLength } from './fields';
 
 const signInInput = z.object({
-  email: formText(
+  email: emailField,
+  password: formText(
     z
       .string()
-      .trim()
-      .min(1, 'Enter your email address')
-      .max(254, 'Email address must be 254 characters or fewer')
-      .pipe(z.email('Enter an email address in the correct format, like name@example.com')),
-  ),
-  password: formText(
-    z.string().min(1, 'Enter your password').max(128, 'Password must be 128 characters or fewer'),
+      .min(1, 'Enter your password')
+      .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
   ),
 });
 

@@ -1,6 +1,8 @@
 import { signIn, signOut } from './auth';
+import { requestPasswordReset, resetPassword } from './password';
+import { requestUnlockLink, unlockAccount } from './unlock';
 
 /** The backend-for-frontend: every action validates its input, then calls the API. */
 export const server = {
-  auth: { signIn, signOut },
+  auth: { signIn, signOut, requestPasswordReset, resetPassword, unlockAccount, requestUnlockLink },
 };

@@ -1,3 +1,14 @@
 /** Words of docs/PRODUCT.md §8 and of the product's own notices, shared by actions and islands. */
 export const signInFallbackMessage = 'Unable to sign in at this time. Please try again later.';
 export const signedOutMessage = 'You have been signed out.';
+export const passwordResetFallbackMessage =
+  'Unable to reset password at this time. Please try again later.';
+export const resetLinkSentMessage =
+  'If that email address has an account, we have emailed a link to reset its password.';
+export const passwordChangedMessage =
+  'Your password has been changed. Sign in with your new password.';
+export const unlockFallbackMessage =
+  'Unable to unlock your account at this time. Please try again later.';
+export const accountUnlockedMessage = 'Your account has been unlocked. You can now sign in.';
+export const unlockLinkSentMessage =
+  'If that email address has a locked account, we have emailed a new link to unlock it.';

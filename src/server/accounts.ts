@@ -54,3 +54,79 @@ export async function fetchCurrentUser(api: ApiClient): Promise<CurrentUser> {
 export async function signOut(api: ApiClient): Promise<void> {
   await api.request('DELETE', '/api/v1/users/sign_out');
 }
+
+/** The answer of the calls that only report what happened, in a sentence for people. */
+const noticeSchema = z.object({ message: z.string().min(1).max(500) }).partial();
+
+/**
+ * docs/PRODUCT.md §7.1: asks for a password reset link. The API answers the same whether or not
+ * the address has an account; its sentence is returned when it sends one.
+ */
+export async function requestPasswordReset(
+  api: ApiClient,
+  email: string,
+): Promise<string | undefined> {
+  const { data } = await api.request('POST', '/api/v1/users/password', {
+    body: { user: { email } },
+    schema: noticeSchema,
+  });
+  return data.message;
+}
+
+/** docs/PRODUCT.md §7.1: sets a new password with the token from the emailed link. */
+export async function resetPassword(
+  api: ApiClient,
+  change: { token: string; password: string; passwordConfirmation: string },
+): Promise<void> {
+  await api.request('PUT', '/api/v1/users/password', {
+    body: {
+      reset_password_token: change.token,
+      password: change.password,
+      password_confirmation: change.passwordConfirmation,
+    },
+    schema: noticeSchema,
+  });
+}
+
+/** docs/PRODUCT.md §7.1: unlocks the account with the token from the emailed link. */
+export async function unlockAccount(api: ApiClient, token: string): Promise<void> {
+  const query = new URLSearchParams({ unlock_token: token });
+  await api.request('GET', `/api/v1/users/unlock?${query.toString()}`, { schema: noticeSchema });
+}
+
+/**
+ * docs/PRODUCT.md §7.2: asks for a new unlock link; the same answer whether or not the address
+ * has an account, or a lock.
+ */
+export async function requestUnlockLink(
+  api: ApiClient,
+  email: string,
+): Promise<string | undefined> {
+  const { data } = await api.request('POST', '/api/v1/users/unlock', {
+    body: { user: { email } },
+    schema: noticeSchema,
+  });
+  return data.message;
+}
+
+const outboxSchema = z.object({
+  messages: z.array(
+    z.object({
+      id: z.union([z.number(), z.string()]),
+      channel: z.enum(['email', 'sms']),
+      recipient: z.string(),
+      subject: z.string().nullable(),
+      text_body: z.string(),
+      created_at: z.string(),
+      sent_at: z.string().nullable(),
+    }),
+  ),
+});
+
+export type OutboxMessage = z.infer<typeof outboxSchema>['messages'][number];
+
+/** Every email and text the API wrote, newest first (only where the outbox viewer is on). */
+export async function fetchOutbox(api: ApiClient): Promise<OutboxMessage[]> {
+  const { data } = await api.request('GET', '/api/v1/outbox', { schema: outboxSchema });
+  return data.messages;
+}

@@ -13,12 +13,15 @@ export class ApiError extends Error {
   readonly status: number;
   /** The server's own message (`error`, or `status.message`), when it sent one. */
   readonly serverMessage: string | undefined;
+  /** The input the message is about (`field`, e.g. `user.email`), when the server named one. */
+  readonly field: string | undefined;
 
-  constructor(status: number, serverMessage: string | undefined) {
+  constructor(status: number, serverMessage: string | undefined, field?: string) {
     super(serverMessage ?? `The API answered ${status}`);
     this.name = 'ApiError';
     this.status = status;
     this.serverMessage = serverMessage;
+    this.field = field;
   }
 
   get isUnauthorized(): boolean {
@@ -99,7 +102,9 @@ export class ApiClient {
     );
 
     const payload = await readJson(response);
-    if (!response.ok) throw new ApiError(response.status, serverMessageOf(payload));
+    if (!response.ok) {
+      throw new ApiError(response.status, serverMessageOf(payload), serverFieldOf(payload));
+    }
     if (!schema) return { data: payload as T, headers: response.headers, status: response.status };
 
     const parsed = schema.safeParse(payload);
@@ -126,5 +131,14 @@ function serverMessageOf(payload: unknown): string | undefined {
   const { error, status } = payload as { error?: unknown; status?: { message?: unknown } };
   if (typeof error === 'string' && error.trim()) return error;
   if (typeof status?.message === 'string' && status.message.trim()) return status.message;
+  return undefined;
+}
+
+/** `{ field }` or `{ status: { field } }`: the input a refusal is about. */
+function serverFieldOf(payload: unknown): string | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const { field, status } = payload as { field?: unknown; status?: { field?: unknown } };
+  if (typeof field === 'string' && field) return field;
+  if (typeof status?.field === 'string' && status.field) return status.field;
   return undefined;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ApiTransport } from './api-client';
-import { config, productionApiWarning } from './config';
+import { config, productionApiWarning, siteOrigin } from './config';
 
 export interface ApiEndpoint {
   readonly transport: ApiTransport;
@@ -33,6 +33,10 @@ async function connect(): Promise<ApiEndpoint> {
       ? { databaseUrl: settings.databaseUrl }
       : { dataDir: path.resolve(settings.dataDir, 'pglite') }),
     seedDemoData: settings.seedDemoData,
+    publicOrigin: siteOrigin(settings),
+    outboxViewer: settings.outboxViewer,
+    smtpUrl: settings.smtpUrl,
+    mailFrom: settings.mailFrom,
     // Only this process calls the embedded API: it is the one proxy in front, and passes on the
     // visitor's address that scripts/start.mjs worked out.
     trustedProxies: 1,

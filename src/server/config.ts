@@ -5,6 +5,7 @@ import {
   isLoopbackHost,
   parseSettings,
   portSetting,
+  smtpUrlSetting,
   trustedProxiesSetting,
 } from '../../api/settings.ts';
 
@@ -47,6 +48,9 @@ const environmentSchema = z.object({
   PRODUCTION_WEB_ORIGINS: originList,
   PRODUCTION_API_ORIGINS: originList,
   KIT_GALLERY: booleanSetting(false),
+  OUTBOX_VIEWER: booleanSetting(false),
+  SMTP_URL: smtpUrlSetting,
+  MAIL_FROM: z.string().trim().max(200).optional(),
 });
 
 export interface WebConfig {
@@ -68,6 +72,12 @@ export interface WebConfig {
   readonly productionWebOrigins: readonly string[];
   readonly productionApiOrigins: readonly string[];
   readonly kitGallery: boolean;
+  /** Serve /dev/outbox, every email and text with its links (development and tests only). */
+  readonly outboxViewer: boolean;
+  /** Deliver emails over SMTP; unset, they stay in the outbox. */
+  readonly smtpUrl: string | undefined;
+  /** The From header of emails; the API's default when unset. */
+  readonly mailFrom: string | undefined;
 }
 
 export function parseConfig(environment: Record<string, string | undefined>): WebConfig {
@@ -88,6 +98,9 @@ export function parseConfig(environment: Record<string, string | undefined>): We
     productionWebOrigins: env.PRODUCTION_WEB_ORIGINS,
     productionApiOrigins: env.PRODUCTION_API_ORIGINS,
     kitGallery: env.KIT_GALLERY || env.NODE_ENV === 'development',
+    outboxViewer: env.OUTBOX_VIEWER || env.NODE_ENV === 'development',
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM || undefined,
   };
 }
 
@@ -126,6 +139,16 @@ export function productionApiWarning(config: WebConfig): string | undefined {
 }
 
 let cached: WebConfig | undefined;
+
+/**
+ * The site's address as a visitor reaches it: `PUBLIC_ORIGIN`, else this server's own address.
+ * Links in emails start with it, never with a request's Host header.
+ */
+export function siteOrigin(config: WebConfig): string {
+  if (config.publicOrigin) return config.publicOrigin;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
 
 /** The configuration of this process. */
 export function config(): WebConfig {

@@ -5,7 +5,7 @@ import { Button } from '../../ui/Button/Button';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { TextInput } from '../../ui/TextInput/TextInput';
 import { useFormAction } from '../use-form-action';
-import styles from './SignInForm.module.css';
+import styles from '../account-form.module.css';
 
 export interface SignInFormProps {
   /** The signed double-submit token, echoed with the form. */

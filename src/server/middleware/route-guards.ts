@@ -59,5 +59,7 @@ function guardRedirect(guard: Guard, context: APIContext): string | typeof notFo
       return signedIn && session.mfaStep ? undefined : paths.signIn;
     case 'kit-gallery':
       return config().kitGallery ? undefined : notFound;
+    case 'outbox-viewer':
+      return config().outboxViewer ? undefined : notFound;
   }
 }

@@ -1,0 +1,84 @@
+import { defineAction } from 'astro:actions';
+import { z } from 'astro/zod';
+import {
+  passwordChangedMessage,
+  passwordResetFallbackMessage,
+  resetLinkSentMessage,
+} from '../lib/messages';
+import { paths } from '../routes';
+import {
+  requestPasswordReset as requestResetFromApi,
+  resetPassword as resetWithApi,
+} from '../server/accounts';
+import { addFlash } from '../server/flash';
+import type { Navigation } from '../server/navigation';
+import { apiFailure } from './api-failure';
+import { emailField, formText, passwordMaxLength, tokenField } from './fields';
+
+/** What a form that only reports back answers with: a sentence for the visitor. */
+export interface Notice {
+  readonly notice: string;
+}
+
+/**
+ * docs/PRODUCT.md §7.1, §8: asks for a reset link. The visitor reads the same sentence whether or
+ * not the address has an account; the API decides whether a mail goes out.
+ */
+export const requestPasswordReset = defineAction({
+  accept: 'form',
+  input: z.object({ email: emailField }),
+  handler: async ({ email }, context): Promise<Notice> => {
+    try {
+      const sentence = await requestResetFromApi(await context.locals.api(), email);
+      return { notice: sentence ?? resetLinkSentMessage };
+    } catch (error) {
+      throw apiFailure(error, passwordResetFallbackMessage);
+    }
+  },
+});
+
+const newPassword = formText(
+  z
+    .string()
+    .min(1, 'Enter a new password')
+    .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
+);
+
+/**
+ * docs/PRODUCT.md §7.1, §8: sets the new password with the token of the emailed link. The API's
+ * `status.message` says what is wrong; one about the password is shown under that field. Success
+ * goes to SignIn with a toast: the API has ended every session of the member.
+ */
+export const resetPassword = defineAction({
+  accept: 'form',
+  input: z
+    .object({
+      token: tokenField,
+      password: newPassword,
+      password_confirmation: formText(z.string().min(1, 'Confirm your new password')),
+    })
+    .refine((form) => form.password === form.password_confirmation, {
+      path: ['password_confirmation'],
+      message: 'The passwords do not match',
+    }),
+  handler: async (form, context): Promise<Navigation> => {
+    try {
+      await resetWithApi(await context.locals.api(), {
+        token: form.token,
+        password: form.password,
+        passwordConfirmation: form.password_confirmation,
+      });
+    } catch (error) {
+      throw apiFailure(error, passwordResetFallbackMessage, {
+        password: 'password',
+        password_confirmation: 'password_confirmation',
+      });
+    }
+    addFlash(context.cookies, {
+      message: passwordChangedMessage,
+      type: 'success',
+      autoDismiss: true,
+    });
+    return { redirectTo: paths.signIn };
+  },
+});

@@ -1,0 +1,36 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/**
+ * The newest email to `to` whose subject matches, in the outbox viewer at `origin`, read as a
+ * person reads an inbox (the viewer is on in the browser tests' servers).
+ */
+export async function newestEmail(
+  page: Page,
+  origin: string,
+  { to, subject }: { to: string; subject: RegExp },
+): Promise<Locator> {
+  await page.goto(`${origin}/dev/outbox`);
+  const email = page
+    .getByRole('article')
+    .filter({ hasText: to })
+    .filter({ has: page.getByRole('heading', { name: subject }) })
+    .first();
+  await expect(email).toBeVisible();
+  return email;
+}
+
+/** How many emails to `to` the outbox holds. */
+export async function emailCount(page: Page, origin: string, to: string): Promise<number> {
+  await page.goto(`${origin}/dev/outbox`);
+  return page.getByRole('article').filter({ hasText: to }).count();
+}
+
+/** Follows the link in the newest matching email, as a person clicks it. */
+export async function followEmailLink(
+  page: Page,
+  origin: string,
+  message: { to: string; subject: RegExp; link: RegExp },
+): Promise<void> {
+  const email = await newestEmail(page, origin, message);
+  await email.getByRole('link', { name: message.link }).click();
+}
