@@ -66,7 +66,9 @@ test('a used or unknown link says so and offers a new one by email', async ({ pa
 
   await page.getByLabel('Email address').fill(account.email);
   await page.getByRole('button', { name: 'Send a new link' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'new link' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'emailed a link to unlock' }),
+  ).toBeVisible();
 
   // The new link replaced the first one.
   await page.goto(link);

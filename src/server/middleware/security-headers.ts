@@ -16,7 +16,9 @@ export const securityHeaders = defineMiddleware(async (context, next) => {
   const onTokenPage = route.kind === 'page' && tokenPages.has(route.route.name);
 
   headers.set('X-Content-Type-Options', 'nosniff');
-  headers.set('Referrer-Policy', onTokenPage ? 'no-referrer' : 'strict-origin-when-cross-origin');
+  // A token page's address never leaves the site, but its own forms still carry their origin:
+  // under `no-referrer` a browser posts them with `Origin: null`, which the origin check refuses.
+  headers.set('Referrer-Policy', onTokenPage ? 'same-origin' : 'strict-origin-when-cross-origin');
   headers.set('X-Frame-Options', 'DENY');
   headers.append('Content-Security-Policy', "frame-ancestors 'none'");
   headers.set('Cross-Origin-Opener-Policy', 'same-origin');
