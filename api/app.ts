@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ApiDependencies } from './http/context.ts';
 import { errorResponse, ErrorMessage } from './http/errors.ts';
+import { createMfaRoutes } from './routes/mfa.ts';
 import { createOutboxRoutes } from './routes/outbox.ts';
 import { createUsersRoutes } from './routes/users.ts';
 
@@ -17,7 +18,9 @@ export const MAX_JSON_BODY_BYTES = 64 * 1024;
  * SQL.
  */
 export function createApiApp(dependencies: ApiDependencies): Hono {
-  const v1 = new Hono().route('/users', createUsersRoutes(dependencies));
+  const v1 = new Hono()
+    .route('/users', createUsersRoutes(dependencies))
+    .route('/mfa', createMfaRoutes(dependencies));
   // Development only: without the option the path does not exist (404 "Not found.").
   if (dependencies.outboxViewer) v1.route('/outbox', createOutboxRoutes(dependencies));
 

@@ -10,6 +10,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { CONTACT_METHODS } from '../services/profile-choices.ts';
 
 /**
  * Timestamps are always written from the application's clock (so tests can move time); the
@@ -22,6 +23,10 @@ export const companies = pgTable('companies', {
   name: text('name').notNull(),
   /** Public handle used by sign-up links; null for companies nobody may join by link. */
   slug: text('slug').unique(),
+  /**
+   * Members must enroll a phone for two-step verification: the enrollment offer cannot be
+   * skipped, and until they are enrolled every call but the MFA ones answers 401 (§12).
+   */
   mfaRequired: boolean('mfa_required').notNull().default(false),
   createdAt: timestampWithZone('created_at').notNull().defaultNow(),
 });
@@ -38,8 +43,23 @@ export const users = pgTable(
     name: text('name').notNull(),
     lastName: text('last_name').notNull(),
     companyId: integer('company_id').references(() => companies.id, { onDelete: 'set null' }),
-    /** The enrolled phone number; null while the user has not completed MFA enrollment. */
+    /**
+     * The phone enrolled for two-step verification (E.164, `+1XXXXXXXXXX`); null while the user
+     * has not completed MFA enrollment.
+     */
     mfaPhone: text('mfa_phone'),
+    /** A number given for enrollment (POST /mfa) and not confirmed by a code yet. */
+    pendingMfaPhone: text('pending_mfa_phone'),
+    /** When the member last skipped the enrollment offer; it is offered again 30 days later. */
+    mfaDeclinedAt: timestampWithZone('mfa_declined_at'),
+    /** Profile: what the member wants help with, values of HELP_TOPICS (services/profile.ts). */
+    helpTopics: text('help_topics')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Profile: the phone to reach the member on (E.164); not the MFA phone. */
+    contactPhone: text('contact_phone'),
+    preferredContactMethod: text('preferred_contact_method', { enum: CONTACT_METHODS }),
     failedAttempts: integer('failed_attempts').notNull().default(0),
     lockedAt: timestampWithZone('locked_at'),
     createdAt: timestampWithZone('created_at').notNull().defaultNow(),
@@ -49,6 +69,10 @@ export const users = pgTable(
     // Look-ups lower-case the address; the check keeps a mixed-case row from ever hiding.
     check('users_email_lower_case', sql`${table.email} = lower(${table.email})`),
     index('users_company_id_index').on(table.companyId),
+    check(
+      'users_preferred_contact_method',
+      sql`${table.preferredContactMethod} in ('email', 'phone', 'text')`,
+    ),
   ],
 );
 
@@ -65,7 +89,13 @@ export const sessions = pgTable(
     lastUsedAt: timestampWithZone('last_used_at').notNull().defaultNow(),
     /** Absolute expiry; the idle limit is computed from last_used_at. */
     expiresAt: timestampWithZone('expires_at').notNull(),
+    /** When a one-time code was verified in this session (docs/PRODUCT.md §12). */
     mfaVerifiedAt: timestampWithZone('mfa_verified_at'),
+    /**
+     * SHA-256 (hex) of the mfa token issued by that verification. Later calls prove it with the
+     * `mfa-token` header, so the token is worth nothing with another session.
+     */
+    mfaTokenHash: text('mfa_token_hash').unique(),
     revokedAt: timestampWithZone('revoked_at'),
   },
   (table) => [index('sessions_user_id_index').on(table.userId)],
@@ -111,6 +141,42 @@ export const accountTokens = pgTable(
   (table) => [
     check('account_tokens_purpose', sql`${table.purpose} in ('reset_password', 'unlock')`),
     index('account_tokens_user_id_purpose_index').on(table.userId, table.purpose),
+  ],
+);
+
+/** What a one-time code confirms: a new phone (enrollment) or the enrolled one (verification). */
+export const ONE_TIME_CODE_PURPOSES = ['enroll', 'verify'] as const;
+export type OneTimeCodePurpose = (typeof ONE_TIME_CODE_PURPOSES)[number];
+
+/**
+ * The codes texted for MFA (docs/PRODUCT.md §11.2): stored salted and hashed, bound to the session
+ * that asked for them, valid 10 minutes, void after 5 wrong tries. Rows outlive their session (the
+ * reference is then null) so that the resend limits, counted per user, cannot be reset by signing
+ * in again; rows older than an hour are deleted when the user asks for a new code.
+ */
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: integer('session_id').references(() => sessions.id, { onDelete: 'set null' }),
+    purpose: text('purpose', { enum: ONE_TIME_CODE_PURPOSES }).notNull(),
+    /** The number the code was texted to (E.164): the one enrollment confirms. */
+    phone: text('phone').notNull(),
+    /** `<salt>$<SHA-256 hex of salt and code>`; the code itself is never stored. */
+    codeHash: text('code_hash').notNull(),
+    createdAt: timestampWithZone('created_at').notNull().defaultNow(),
+    expiresAt: timestampWithZone('expires_at').notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    /** When the code was used, or voided by a newer code or a new number; null until then. */
+    usedAt: timestampWithZone('used_at'),
+  },
+  (table) => [
+    check('one_time_codes_purpose', sql`${table.purpose} in ('enroll', 'verify')`),
+    index('one_time_codes_session_id_index').on(table.sessionId),
+    index('one_time_codes_user_id_created_at_index').on(table.userId, table.createdAt),
   ],
 );
 
@@ -164,3 +230,4 @@ export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type AccountToken = typeof accountTokens.$inferSelect;
 export type OutboxMessage = typeof outboxMessages.$inferSelect;
+export type OneTimeCode = typeof oneTimeCodes.$inferSelect;

@@ -22,12 +22,15 @@ export const INTERNAL_COMPANY_NAMES = ['Portal Concierge HQ', 'Portal Operations
 interface DemoCompany {
   name: string;
   slug: string | null;
+  /** Its members must enroll in MFA (docs/PRODUCT.md §12). */
+  mfaRequired: boolean;
 }
 
 const DEMO_COMPANIES: readonly DemoCompany[] = [
-  { name: 'Acme Health', slug: 'acme' },
-  { name: INTERNAL_COMPANY_NAMES[0], slug: null },
-  { name: INTERNAL_COMPANY_NAMES[1], slug: null },
+  { name: 'Acme Health', slug: 'acme', mfaRequired: false },
+  { name: 'Northwind Secure', slug: 'northwind', mfaRequired: true },
+  { name: INTERNAL_COMPANY_NAMES[0], slug: null, mfaRequired: false },
+  { name: INTERNAL_COMPANY_NAMES[1], slug: null, mfaRequired: false },
 ];
 
 interface DemoUser {
@@ -35,6 +38,8 @@ interface DemoUser {
   name: string;
   lastName: string;
   companyName: string;
+  /** The phone enrolled for two-step verification (E.164), or null. */
+  mfaPhone: string | null;
   description: string;
 }
 
@@ -44,13 +49,31 @@ const DEMO_USERS: readonly DemoUser[] = [
     name: 'Avery',
     lastName: 'Jordan',
     companyName: 'Acme Health',
+    mfaPhone: null,
     description: 'Member of Acme Health',
+  },
+  {
+    email: 'verified@example.com',
+    name: 'Morgan',
+    lastName: 'Ellis',
+    companyName: 'Acme Health',
+    mfaPhone: '+15555550123',
+    description: 'Member with a phone for two-step verification',
+  },
+  {
+    email: 'secure@example.com',
+    name: 'Casey',
+    lastName: 'Nguyen',
+    companyName: 'Northwind Secure',
+    mfaPhone: null,
+    description: 'Member of Northwind Secure, which requires two-step verification',
   },
   {
     email: 'concierge@example.com',
     name: 'Jordan',
     lastName: 'Lee',
     companyName: INTERNAL_COMPANY_NAMES[0],
+    mfaPhone: null,
     description: `Internal staff (${INTERNAL_COMPANY_NAMES[0]})`,
   },
   {
@@ -58,6 +81,7 @@ const DEMO_USERS: readonly DemoUser[] = [
     name: 'Sam',
     lastName: 'Rivera',
     companyName: INTERNAL_COMPANY_NAMES[1],
+    mfaPhone: null,
     description: `Internal staff (${INTERNAL_COMPANY_NAMES[1]})`,
   },
 ];
@@ -67,8 +91,12 @@ const SEED_LOCK_ID = 7_310_254_119;
 
 /**
  * Makes sure the demo companies and accounts exist; running it again changes nothing, except
- * that a demo account whose password no longer matches gets `password` back, so the accounts
- * printed at start-up always work. None of them has an enrolled phone.
+ * that a demo account whose password or enrolled phone no longer matches gets it back (and a demo
+ * company its MFA requirement), so the accounts printed at start-up always work and show what
+ * they say: `verified@example.com` has the phone +15555550123 enrolled (code required at sign-in),
+ * `secure@example.com` belongs to Northwind Secure, which requires MFA, and has none (it must
+ * enroll and cannot skip), the others have none (enrollment offered, skippable). Under an
+ * advisory lock, so that two servers seeding one database at once take turns.
  * @param password defaults to `DEMO_PASSWORD` from the environment, else `portal-demo-2026`.
  */
 export async function seedDemoData(
@@ -90,7 +118,7 @@ export async function seedDemoData(
     const companyIds = new Map<string, number>();
     for (const company of DEMO_COMPANIES) {
       const [existing] = await transaction
-        .select({ id: companies.id })
+        .select({ id: companies.id, mfaRequired: companies.mfaRequired })
         .from(companies)
         .where(
           company.slug === null
@@ -98,12 +126,23 @@ export async function seedDemoData(
             : eq(companies.slug, company.slug),
         )
         .limit(1);
+      if (existing && existing.mfaRequired !== company.mfaRequired) {
+        await transaction
+          .update(companies)
+          .set({ mfaRequired: company.mfaRequired })
+          .where(eq(companies.id, existing.id));
+      }
       const id =
         existing?.id ??
         (
           await transaction
             .insert(companies)
-            .values({ name: company.name, slug: company.slug, createdAt: now })
+            .values({
+              name: company.name,
+              slug: company.slug,
+              mfaRequired: company.mfaRequired,
+              createdAt: now,
+            })
             .returning({ id: companies.id })
         )[0]?.id;
       if (id === undefined) throw new Error(`Could not create the company ${company.name}.`);
@@ -112,7 +151,7 @@ export async function seedDemoData(
 
     for (const demoUser of DEMO_USERS) {
       const [existing] = await transaction
-        .select({ id: users.id, passwordHash: users.passwordHash })
+        .select({ id: users.id, passwordHash: users.passwordHash, mfaPhone: users.mfaPhone })
         .from(users)
         .where(eq(users.email, demoUser.email))
         .limit(1);
@@ -123,13 +162,22 @@ export async function seedDemoData(
           name: demoUser.name,
           lastName: demoUser.lastName,
           companyId: companyIds.get(demoUser.companyName) ?? null,
+          mfaPhone: demoUser.mfaPhone,
           createdAt: now,
           updatedAt: now,
         });
-      } else if (!(await verifyPassword(password, existing.passwordHash))) {
+        continue;
+      }
+      if (!(await verifyPassword(password, existing.passwordHash))) {
         await transaction
           .update(users)
           .set({ passwordHash: await hashPassword(password), updatedAt: now })
+          .where(eq(users.id, existing.id));
+      }
+      if (existing.mfaPhone !== demoUser.mfaPhone) {
+        await transaction
+          .update(users)
+          .set({ mfaPhone: demoUser.mfaPhone, pendingMfaPhone: null, updatedAt: now })
           .where(eq(users.id, existing.id));
       }
     }

@@ -23,5 +23,12 @@ export interface ApiEnv {
     /** Set by requireSession: the caller's live session and its user. */
     session: Session;
     user: User;
+    /** Whether the user's company requires MFA (docs/PRODUCT.md §12). */
+    companyRequiresMfa: boolean;
+    /**
+     * Whether this request proves MFA for its session: the session was verified by a code and
+     * the `mfa-token` header carries the token that verification issued.
+     */
+    mfaVerified: boolean;
   };
 }

@@ -19,10 +19,29 @@ export const ErrorMessage = {
     'This password reset link is invalid or has expired. Please request a new one.',
   passwordConfirmationMismatch: 'Password confirmation does not match the password.',
   invalidUnlockToken: 'This unlock link is invalid or has expired. You can request a new one.',
+  emailTaken: 'An account with this email address already exists.',
+  unknownCompany: 'We do not know that company. Check the link you were given.',
+  termsNotAccepted: 'Please accept the terms of service to create your account.',
+  noPhoneForCode: 'Enter your phone number first, then ask for a code.',
+  codeResendTooSoon:
+    'We have just sent you a code. Please wait a minute before asking for another.',
+  codeHourlyLimit: 'You have asked for too many codes. Please wait a while and try again.',
+  invalidMfaCode: 'Unable to verify MFA token',
+  companyRequiresMfa: 'Your company requires two-step verification.',
+  contactPhoneRequired: 'Add a phone number to be contacted by phone or text.',
   internal: 'Something went wrong. Please try again later.',
 } as const;
 
-/** The one error shape of the API: `{"error": "<message for people>"}`. */
-export function errorResponse(c: Context, status: ContentfulStatusCode, message: string): Response {
-  return c.json({ error: message }, status);
+/**
+ * The one error shape of the API: `{"error": "<message for people>"}`, plus `field` when the
+ * refusal is about one input, named in the request's own notation (e.g. `user.email`), so that a
+ * form can show the message under that field.
+ */
+export function errorResponse(
+  c: Context,
+  status: ContentfulStatusCode,
+  message: string,
+  field?: string,
+): Response {
+  return c.json(field === undefined ? { error: message } : { error: message, field }, status);
 }

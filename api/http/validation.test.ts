@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeValidationIssue, jsonBody } from './validation.ts';
+import { describeValidationIssue, jsonBody, validationIssueField } from './validation.ts';
 
 const schema = z.object({
   user: z.object({
@@ -42,6 +42,29 @@ describe('describeValidationIssue', () => {
   });
 });
 
+describe('validationIssueField', () => {
+  const fieldOf = (body: unknown) => {
+    const result = z
+      .object({ user: z.object({ topics: z.array(z.enum(['a', 'b'])), email: z.email() }) })
+      .safeParse(body);
+    const [issue] = result.error?.issues ?? [];
+    return issue ? validationIssueField(issue) : 'valid';
+  };
+
+  it('names the field by its path in the request', () => {
+    expect(fieldOf({ user: { topics: [], email: 'nope' } })).toBe('user.email');
+    expect(fieldOf({})).toBe('user');
+  });
+
+  it('names the list, not the item, for a wrong item of a list', () => {
+    expect(fieldOf({ user: { topics: ['a', 'c'], email: 'a@example.com' } })).toBe('user.topics');
+  });
+
+  it('names nothing for a body that is not an object', () => {
+    expect(fieldOf([])).toBeUndefined();
+  });
+});
+
 describe('jsonBody', () => {
   const app = new Hono().post('/echo', jsonBody(z.object({ name: z.string() })), (c) =>
     c.json(c.req.valid('json')),
@@ -59,6 +82,11 @@ describe('jsonBody', () => {
     const response = await post('{"name":"Ann"}', 'application/merge-patch+json');
 
     expect(response.status).toBe(200);
+  });
+
+  it('names the invalid field in field', async () => {
+    const response = await post('{"name":7}', 'application/json');
+    expect(await response.json()).toEqual({ error: 'name must be a string.', field: 'name' });
   });
 
   it('answers 415 to other media types and 400 to broken JSON', async () => {

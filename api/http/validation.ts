@@ -63,28 +63,44 @@ export function describeValidationIssue(issue: z.core.$ZodIssue, body: unknown):
   }
 }
 
+/**
+ * The input a validation problem is about, in the request's notation (`user.email`), for the
+ * `field` of the refusal; undefined for the body as a whole. A problem with one item of a list
+ * names the list (`user.help_topics`, not `user.help_topics.2`): that is the form's field.
+ */
+export function validationIssueField(issue: z.core.$ZodIssue): string | undefined {
+  const firstIndex = issue.path.findIndex((key) => typeof key !== 'string');
+  const path = firstIndex < 0 ? issue.path : issue.path.slice(0, firstIndex);
+  const field = path.map(String).join('.');
+  return field === '' ? undefined : field;
+}
+
 export interface JsonBodyOptions {
   /**
-   * Builds the refusal (400 or 415) from its status and sentence; default `errorResponse`, the
-   * API's `{"error": …}`. For routes whose contract adds another shape.
+   * Builds the refusal (400 or 415) from its status, sentence and the field at fault (see
+   * {@link validationIssueField}); default `errorResponse`, the API's `{"error": …, "field": …}`.
+   * For routes whose contract adds another shape.
    */
-  refuse?: (c: Context, status: 400 | 415, message: string) => Response;
+  refuse?: (c: Context, status: 400 | 415, message: string, field?: string) => Response;
 }
 
 /**
  * Validates a JSON request body against a zod schema. Answers 415 when the body is not declared
  * as JSON, 400 "Malformed JSON body." when it does not parse, and 400 naming the first invalid
- * field otherwise; the handler reads the parsed value with `c.req.valid('json')`.
+ * field otherwise (in the sentence and in `field`); the handler reads the parsed value with `c.req.valid('json')`.
  */
 export function jsonBody<Schema extends z.ZodType>(schema: Schema, options: JsonBodyOptions = {}) {
   const refuse = options.refuse ?? errorResponse;
   const validate = zValidator('json', schema, (result, c) => {
     if (result.success) return undefined;
     const [firstIssue] = result.error.issues;
-    const message = firstIssue
-      ? describeValidationIssue(firstIssue, result.data)
-      : 'Invalid request body.';
-    return refuse(c, 400, message);
+    if (!firstIssue) return refuse(c, 400, 'Invalid request body.');
+    return refuse(
+      c,
+      400,
+      describeValidationIssue(firstIssue, result.data),
+      validationIssueField(firstIssue),
+    );
   });
   type ValidatedInput =
     typeof validate extends MiddlewareHandler<Env, string, infer Input> ? Input : never;

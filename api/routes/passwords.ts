@@ -38,10 +38,17 @@ const resetBody = z.object({
 
 /**
  * The refusal of PUT /users/password. Its contract (docs/PRODUCT.md §7.1) has clients read
- * `status.message`; the API's usual `error` (§7.3) carries the same sentence.
+ * `status.message`; the API's usual `error` (§7.3) carries the same sentence. A refusal about one
+ * input names it in `field` and `status.field` (`password`, `password_confirmation`).
  */
-function refuseReset(c: Context, status: ContentfulStatusCode, message: string): Response {
-  return c.json({ error: message, status: { message } }, status);
+function refuseReset(
+  c: Context,
+  status: ContentfulStatusCode,
+  message: string,
+  field?: string,
+): Response {
+  if (field === undefined) return c.json({ error: message, status: { message } }, status);
+  return c.json({ error: message, field, status: { message, field } }, status);
 }
 
 /**
@@ -83,9 +90,14 @@ export function createPasswordRoutes(dependencies: ApiDependencies) {
         case 'invalid_token':
           return refuseReset(c, 422, ErrorMessage.invalidResetToken);
         case 'confirmation_mismatch':
-          return refuseReset(c, 422, ErrorMessage.passwordConfirmationMismatch);
+          return refuseReset(
+            c,
+            422,
+            ErrorMessage.passwordConfirmationMismatch,
+            'password_confirmation',
+          );
         case 'password_policy':
-          return refuseReset(c, 422, result.message ?? ErrorMessage.badRequest);
+          return refuseReset(c, 422, result.message ?? ErrorMessage.badRequest, 'password');
       }
     });
 }

@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { companies } from '../db/schema.ts';
 import { bearerToken, requireSession } from '../http/authentication.ts';
 import { clientAddress } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
@@ -9,10 +7,14 @@ import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { jsonBody } from '../http/validation.ts';
 import { signIn } from '../services/authentication.ts';
-import { signInMfaFlags } from '../services/mfa.ts';
+import { companyRequiresMfa, signInMfaFlags } from '../services/mfa.ts';
+import { INVALID_US_PHONE_NUMBER } from '../services/phone-numbers.ts';
+import { CONTACT_METHODS, HELP_TOPICS } from '../services/profile-choices.ts';
+import { describeCurrentUser, updateProfile } from '../services/profile.ts';
 import { SIGN_IN_PER_IP } from '../services/rate-limits.ts';
 import { revokeSession } from '../services/sessions.ts';
 import { createPasswordRoutes } from './passwords.ts';
+import { createSignUpRoutes } from './sign-up.ts';
 import { createUnlockRoutes } from './unlock.ts';
 
 /** Long enough for any real password, short enough that argon2 is never fed megabytes. */
@@ -25,9 +27,20 @@ const signInBody = z.object({
   }),
 });
 
+const profileBody = z.object({
+  user: z.object({
+    help_topics: z
+      .array(z.enum(HELP_TOPICS))
+      .max(HELP_TOPICS.length * 2)
+      .optional(),
+    phone_number: z.string().max(64).nullable().optional(),
+    preferred_contact_method: z.enum(CONTACT_METHODS).nullable().optional(),
+  }),
+});
+
 /**
- * Accounts and sessions: /api/v1/users/… (docs/PRODUCT.md §7), with the password reset
- * (`/password`) and unlock (`/unlock`) routes mounted from their own files.
+ * Accounts and sessions: /api/v1/users/… (docs/PRODUCT.md §7), with the sign-up (`/sign_up`),
+ * password reset (`/password`) and unlock (`/unlock`) routes mounted from their own files.
  */
 export function createUsersRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin } = dependencies;
@@ -41,31 +54,42 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
         const { user: credentials } = c.req.valid('json');
         const result = await signIn(db, clock, credentials, publicOrigin);
         if (!result.signedIn) return errorResponse(c, 401, ErrorMessage.invalidCredentials);
+        const requiresMfa = await companyRequiresMfa(db, result.user.companyId);
         c.header('Authorization', `Bearer ${result.issued.token}`);
         return c.json({
           expires_at: result.issued.expiresAt.toISOString(),
-          ...signInMfaFlags(result.user),
+          ...signInMfaFlags(result.user, requiresMfa, clock.now()),
         });
       },
     )
-    .get('/current', requireSession(dependencies), async (c) => {
-      const user = c.get('user');
-      const [company] =
-        user.companyId === null
-          ? []
-          : await db
-              .select({ name: companies.name })
-              .from(companies)
-              .where(eq(companies.id, user.companyId));
-      return c.json({
-        external_id: user.externalId,
-        full_name: `${user.name} ${user.lastName}`,
-        email: user.email,
-        company: company ? { name: company.name } : null,
-        // Requests are stored in a table that this schema does not have yet; until it does, every
-        // member has made none. Clients increment the count locally after making one.
-        request_count: 0,
+    .get('/current', requireSession(dependencies), async (c) =>
+      c.json(await describeCurrentUser(db, c.get('user'))),
+    )
+    .patch('/current', requireSession(dependencies), jsonBody(profileBody), async (c) => {
+      const { user: changes } = c.req.valid('json');
+      if (
+        changes.help_topics === undefined &&
+        changes.phone_number === undefined &&
+        changes.preferred_contact_method === undefined
+      ) {
+        return errorResponse(
+          c,
+          400,
+          'user must have help_topics, phone_number or preferred_contact_method.',
+          'user',
+        );
+      }
+      const result = await updateProfile(db, clock, c.get('user').id, {
+        helpTopics: changes.help_topics,
+        phoneNumber: changes.phone_number,
+        preferredContactMethod: changes.preferred_contact_method,
       });
+      if (result.updated) return c.json(await describeCurrentUser(db, result.user));
+      const message =
+        result.reason === 'invalid_phone_number'
+          ? INVALID_US_PHONE_NUMBER
+          : ErrorMessage.contactPhoneRequired;
+      return errorResponse(c, 422, message, 'user.phone_number');
     })
     .delete('/sign_out', async (c) => {
       // Sign-out succeeds whatever the token's state: the client clears its session either way,
@@ -74,6 +98,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
       if (token) await revokeSession(db, token, clock.now());
       return c.body(null, 204);
     })
+    .route('/sign_up', createSignUpRoutes(dependencies))
     .route('/password', createPasswordRoutes(dependencies))
     .route('/unlock', createUnlockRoutes(dependencies));
 }

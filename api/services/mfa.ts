@@ -1,24 +1,353 @@
-import type { Session, User } from '../db/schema.ts';
+import { timingSafeEqual } from 'node:crypto';
+import { and, desc, eq, gt, isNull, lt, lte, ne, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { companies, oneTimeCodes, sessions, users, type Session, type User } from '../db/schema.ts';
+import { HOUR, type Clock } from './clock.ts';
+import {
+  generateOneTimeCode,
+  hashOneTimeCode,
+  isOneTimeCodeUsable,
+  looksLikeOneTimeCode,
+  normaliseOneTimeCodeInput,
+  ONE_TIME_CODE_LIFETIME_MS,
+  ONE_TIME_CODE_MAX_FAILED_ATTEMPTS,
+  ONE_TIME_CODE_WINDOW_MS,
+  oneTimeCodeMatches,
+  oneTimeCodeText,
+  resendVerdict,
+} from './one-time-codes.ts';
+import { enqueueText } from './outbox.ts';
+import { phoneLastDigits } from './phone-numbers.ts';
+import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
+
+/**
+ * MFA by text message (docs/PRODUCT.md §4, §12): enrollment of a phone, codes texted to it, the
+ * mfa token that proves a verified session, and the rules of who must verify when.
+ */
+
+/** A member who skipped the enrollment offer is offered it again this long after. */
+export const MFA_OFFER_REPEAT_AFTER_MS = 30 * 24 * HOUR;
 
 /** A user is enrolled in MFA once a phone number has been confirmed for them. */
-export function hasEnrolledMfa(user: User): boolean {
+export function hasEnrolledMfa(user: Pick<User, 'mfaPhone'>): boolean {
   return user.mfaPhone !== null;
 }
 
 /**
- * The MFA flags of the sign-in answer: without an enrolled phone, enrollment is offered
- * (`mfa_requires_verification`); with one, this session must be verified by a code
- * (`mfa_required`).
+ * Whether enrollment is to be offered at sign-in to a user without an enrolled phone: when the
+ * user never declined it, declined it more than 30 days ago, or belongs to a company that
+ * requires MFA (then always, and it cannot be skipped).
  */
-export function signInMfaFlags(user: User): {
-  mfa_requires_verification: boolean;
-  mfa_required: boolean;
-} {
-  const enrolled = hasEnrolledMfa(user);
-  return { mfa_requires_verification: !enrolled, mfa_required: enrolled };
+export function isEnrollmentOfferDue(
+  user: Pick<User, 'mfaPhone' | 'mfaDeclinedAt'>,
+  companyRequiresMfa: boolean,
+  now: Date,
+): boolean {
+  if (hasEnrolledMfa(user)) return false;
+  if (companyRequiresMfa || user.mfaDeclinedAt === null) return true;
+  return now.getTime() - user.mfaDeclinedAt.getTime() > MFA_OFFER_REPEAT_AFTER_MS;
 }
 
-/** An enrolled user's session may only be used once a code has been verified for it. */
-export function sessionAwaitsMfaVerification(user: User, session: Session): boolean {
-  return hasEnrolledMfa(user) && session.mfaVerifiedAt === null;
+/**
+ * The MFA flags of the sign-in answer: with an enrolled phone, this session must be verified by
+ * a code (`mfa_required`); without one, enrollment is offered when it is due
+ * (`mfa_requires_verification`).
+ */
+export function signInMfaFlags(
+  user: Pick<User, 'mfaPhone' | 'mfaDeclinedAt'>,
+  companyRequiresMfa: boolean,
+  now: Date,
+): { mfa_requires_verification: boolean; mfa_required: boolean } {
+  return {
+    mfa_requires_verification: isEnrollmentOfferDue(user, companyRequiresMfa, now),
+    mfa_required: hasEnrolledMfa(user),
+  };
+}
+
+/** Whether the user's company (if any) requires its members to enroll in MFA. */
+export async function companyRequiresMfa(
+  database: Database,
+  companyId: number | null,
+): Promise<boolean> {
+  if (companyId === null) return false;
+  const [company] = await database
+    .select({ mfaRequired: companies.mfaRequired })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  return company?.mfaRequired ?? false;
+}
+
+/**
+ * Whether a request proves MFA for its session: the session was verified by a code and the
+ * request's `mfa-token` header is the token that verification issued. Another session's token
+ * never matches. The hashes are compared in constant time.
+ */
+export function requestHasVerifiedMfa(
+  session: Pick<Session, 'mfaVerifiedAt' | 'mfaTokenHash'>,
+  mfaTokenHeader: string | undefined,
+): boolean {
+  if (session.mfaVerifiedAt === null || session.mfaTokenHash === null) return false;
+  if (!mfaTokenHeader || !looksLikeToken(mfaTokenHeader)) return false;
+  const expected = Buffer.from(session.mfaTokenHash, 'hex');
+  const actual = Buffer.from(hashToken(mfaTokenHeader), 'hex');
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/**
+ * Whether a request must be refused with "MFA authentication required" on every route but the
+ * MFA ones: an enrolled user's request that does not prove MFA, or any request of a user whose
+ * company requires MFA and who has not enrolled yet.
+ */
+export function awaitsMfa(
+  user: Pick<User, 'mfaPhone'>,
+  companyRequiresMfa: boolean,
+  mfaVerified: boolean,
+): boolean {
+  return hasEnrolledMfa(user) ? !mfaVerified : companyRequiresMfa;
+}
+
+/**
+ * POST /mfa: keeps `phone` (E.164) as the number to confirm, and voids the enrollment codes
+ * already sent to another number, so that only a code texted to this one enrolls it (a code sent
+ * to the same number stays good: giving the number twice costs nothing).
+ */
+export async function setPendingMfaPhone(
+  database: Database,
+  clock: Clock,
+  userId: number,
+  phone: string,
+): Promise<void> {
+  const now = clock.now();
+  await database.transaction(async (transaction) => {
+    await transaction
+      .update(users)
+      .set({ pendingMfaPhone: phone, updatedAt: now })
+      .where(eq(users.id, userId));
+    await transaction
+      .update(oneTimeCodes)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(oneTimeCodes.userId, userId),
+          eq(oneTimeCodes.purpose, 'enroll'),
+          ne(oneTimeCodes.phone, phone),
+          isNull(oneTimeCodes.usedAt),
+        ),
+      );
+  });
+}
+
+/** POST /mfa/skip: records that the member declined the enrollment offer (for 30 days). */
+export async function declineMfaEnrollment(
+  database: Database,
+  clock: Clock,
+  userId: number,
+): Promise<void> {
+  const now = clock.now();
+  await database
+    .update(users)
+    .set({ mfaDeclinedAt: now, updatedAt: now })
+    .where(eq(users.id, userId));
+}
+
+/** Where a code goes and what it confirms. */
+interface CodeTarget {
+  purpose: 'enroll' | 'verify';
+  phone: string;
+}
+
+/**
+ * An enrolled user whose request does not prove MFA can only be sent a code to the enrolled
+ * phone: a pending number (which only a verified session may set) never stands in for it.
+ * Otherwise a pending number is being enrolled; else the enrolled phone verifies.
+ */
+function codeTarget(
+  user: Pick<User, 'mfaPhone' | 'pendingMfaPhone'>,
+  mfaVerified: boolean,
+): CodeTarget | null {
+  if (user.mfaPhone !== null && !mfaVerified) return { purpose: 'verify', phone: user.mfaPhone };
+  if (user.pendingMfaPhone !== null) return { purpose: 'enroll', phone: user.pendingMfaPhone };
+  if (user.mfaPhone !== null) return { purpose: 'verify', phone: user.mfaPhone };
+  return null;
+}
+
+/** Where a member stands with MFA, as GET /mfa answers it. */
+export interface MfaStatus {
+  /** A phone is enrolled: the step verifies it; otherwise it enrolls one. */
+  enrolled: boolean;
+  /** This request proves MFA for its session (see {@link requestHasVerifiedMfa}). */
+  verified: boolean;
+  /** The company requires MFA: enrollment cannot be skipped. */
+  required: boolean;
+  /** The last two digits of the phone a code would be sent to now, if any. */
+  phone_last_digits: string | null;
+}
+
+export function mfaStatus(
+  user: Pick<User, 'mfaPhone' | 'pendingMfaPhone'>,
+  companyRequiresMfa: boolean,
+  mfaVerified: boolean,
+): MfaStatus {
+  const target = codeTarget(user, mfaVerified);
+  return {
+    enrolled: hasEnrolledMfa(user),
+    verified: mfaVerified,
+    required: companyRequiresMfa,
+    phone_last_digits: target === null ? null : phoneLastDigits(target.phone),
+  };
+}
+
+export interface MfaRequestContext {
+  userId: number;
+  sessionId: number;
+  /** Whether the request proves MFA for its session (see {@link requestHasVerifiedMfa}). */
+  mfaVerified: boolean;
+}
+
+export type SendCodeResult =
+  | { sent: true; phone: string; purpose: 'enroll' | 'verify' }
+  | { sent: false; reason: 'no_phone' }
+  | { sent: false; reason: 'too_soon' | 'hourly_limit'; retryAfterSeconds: number };
+
+/**
+ * POST /mfa/send-otp: texts a new code for this session to the pending number (enrollment) or
+ * the enrolled phone (verification), voiding the session's older codes. In one transaction under
+ * the user's row lock, so that concurrent requests cannot exceed the resend limits, and the text
+ * is written to the outbox exactly when the code exists.
+ */
+export async function sendMfaCode(
+  database: Database,
+  clock: Clock,
+  context: MfaRequestContext,
+): Promise<SendCodeResult> {
+  const now = clock.now();
+  return database.transaction(async (transaction): Promise<SendCodeResult> => {
+    const [user] = await transaction
+      .select()
+      .from(users)
+      .where(eq(users.id, context.userId))
+      .for('update');
+    const target = user ? codeTarget(user, context.mfaVerified) : null;
+    if (!target) return { sent: false, reason: 'no_phone' };
+
+    const windowStart = new Date(now.getTime() - ONE_TIME_CODE_WINDOW_MS);
+    // Older codes are long expired and no longer count against any limit.
+    await transaction
+      .delete(oneTimeCodes)
+      .where(
+        and(eq(oneTimeCodes.userId, context.userId), lte(oneTimeCodes.createdAt, windowStart)),
+      );
+    const recent = await transaction
+      .select({ createdAt: oneTimeCodes.createdAt })
+      .from(oneTimeCodes)
+      .where(eq(oneTimeCodes.userId, context.userId))
+      .orderBy(desc(oneTimeCodes.createdAt));
+    const verdict = resendVerdict(
+      recent.map((row) => row.createdAt),
+      now,
+    );
+    if (!verdict.allowed) {
+      return { sent: false, reason: verdict.reason, retryAfterSeconds: verdict.retryAfterSeconds };
+    }
+
+    await transaction
+      .update(oneTimeCodes)
+      .set({ usedAt: now })
+      .where(and(eq(oneTimeCodes.sessionId, context.sessionId), isNull(oneTimeCodes.usedAt)));
+    const code = generateOneTimeCode();
+    await transaction.insert(oneTimeCodes).values({
+      userId: context.userId,
+      sessionId: context.sessionId,
+      purpose: target.purpose,
+      phone: target.phone,
+      codeHash: hashOneTimeCode(code),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + ONE_TIME_CODE_LIFETIME_MS),
+    });
+    await enqueueText(transaction, target.phone, oneTimeCodeText(code), now);
+    return { sent: true, phone: target.phone, purpose: target.purpose };
+  });
+}
+
+export type VerifyCodeResult = { verified: true; mfaToken: string } | { verified: false };
+
+/**
+ * POST /mfa/verify: checks `otp` against the newest code of this session. A wrong code counts a
+ * try (5 void it); the right one, unused and unexpired, is spent in one conditional statement
+ * (of two concurrent uses only one wins), enrolls its number if it was sent for enrollment, and
+ * marks the session verified with a fresh mfa token, of which only the SHA-256 is kept.
+ */
+export async function verifyMfaCode(
+  database: Database,
+  clock: Clock,
+  context: MfaRequestContext,
+  otp: string,
+): Promise<VerifyCodeResult> {
+  const now = clock.now();
+  const candidate = normaliseOneTimeCodeInput(otp);
+  const [code] = await database
+    .select()
+    .from(oneTimeCodes)
+    .where(and(eq(oneTimeCodes.sessionId, context.sessionId), isNull(oneTimeCodes.usedAt)))
+    .orderBy(desc(oneTimeCodes.id))
+    .limit(1);
+  if (!code || !isOneTimeCodeUsable(code, now)) return { verified: false };
+  // Not a code at all (a typo such as five digits): refused without spending a try.
+  if (!looksLikeOneTimeCode(candidate)) return { verified: false };
+
+  if (!oneTimeCodeMatches(candidate, code.codeHash)) {
+    await database
+      .update(oneTimeCodes)
+      .set({ failedAttempts: sql`${oneTimeCodes.failedAttempts} + 1` })
+      .where(
+        and(
+          eq(oneTimeCodes.id, code.id),
+          isNull(oneTimeCodes.usedAt),
+          lt(oneTimeCodes.failedAttempts, ONE_TIME_CODE_MAX_FAILED_ATTEMPTS),
+        ),
+      );
+    return { verified: false };
+  }
+
+  return database.transaction(async (transaction): Promise<VerifyCodeResult> => {
+    const [user] = await transaction
+      .select()
+      .from(users)
+      .where(eq(users.id, context.userId))
+      .for('update');
+    if (!user) return { verified: false };
+    if (code.purpose === 'enroll' && hasEnrolledMfa(user) && !context.mfaVerified) {
+      // Another session enrolled a phone since this code was sent: replacing it takes a
+      // session verified with that phone.
+      return { verified: false };
+    }
+    if (code.purpose === 'verify' && user.mfaPhone !== code.phone) return { verified: false };
+
+    const [spent] = await transaction
+      .update(oneTimeCodes)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(oneTimeCodes.id, code.id),
+          isNull(oneTimeCodes.usedAt),
+          lt(oneTimeCodes.failedAttempts, ONE_TIME_CODE_MAX_FAILED_ATTEMPTS),
+          gt(oneTimeCodes.expiresAt, now),
+        ),
+      )
+      .returning({ id: oneTimeCodes.id });
+    if (!spent) return { verified: false };
+
+    if (code.purpose === 'enroll') {
+      await transaction
+        .update(users)
+        .set({ mfaPhone: code.phone, pendingMfaPhone: null, updatedAt: now })
+        .where(eq(users.id, user.id));
+    }
+    const mfaToken = generateToken();
+    await transaction
+      .update(sessions)
+      .set({ mfaVerifiedAt: now, mfaTokenHash: hashToken(mfaToken) })
+      .where(eq(sessions.id, context.sessionId));
+    return { verified: true, mfaToken };
+  });
 }

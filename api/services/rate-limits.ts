@@ -18,6 +18,23 @@ export const SIGN_IN_PER_IP: RateLimitRule = {
   windowMs: 10 * MINUTE,
 };
 
+/** Sign-ups (docs/PRODUCT.md §11.3): each reveals whether an email has an account. */
+export const SIGN_UP_PER_IP: RateLimitRule = {
+  name: 'sign_up:ip',
+  limit: 20,
+  windowMs: HOUR,
+};
+
+/**
+ * Code checks of POST /mfa/verify, per user: with 5 tries per code and 5 codes an hour this is
+ * not the main defence, only a bound on how fast anyone may guess.
+ */
+export const MFA_VERIFY_PER_USER: RateLimitRule = {
+  name: 'mfa_verify:user',
+  limit: 10,
+  windowMs: 10 * MINUTE,
+};
+
 /** Password-reset requests (docs/PRODUCT.md §11.3), counted per account and per address. */
 export const PASSWORD_RESET_PER_ACCOUNT: RateLimitRule = {
   name: 'password_reset:account',

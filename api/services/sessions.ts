@@ -1,6 +1,6 @@
 import { and, eq, gt, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { sessions, users, type Session, type User } from '../db/schema.ts';
+import { companies, sessions, users, type Session, type User } from '../db/schema.ts';
 import { HOUR, MINUTE } from './clock.ts';
 import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
 
@@ -23,6 +23,8 @@ export interface IssuedSession {
 export interface AuthenticatedSession {
   session: Session;
   user: User;
+  /** Whether the user's company requires MFA (docs/PRODUCT.md §12). */
+  companyRequiresMfa: boolean;
 }
 
 export async function createSession(
@@ -65,9 +67,13 @@ export async function authenticateSession(
     )
     .returning();
   if (!session) return null;
-  const [user] = await database.select().from(users).where(eq(users.id, session.userId));
-  if (!user) return null;
-  return { session, user };
+  const [row] = await database
+    .select({ user: users, companyRequiresMfa: companies.mfaRequired })
+    .from(users)
+    .leftJoin(companies, eq(companies.id, users.companyId))
+    .where(eq(users.id, session.userId));
+  if (!row) return null;
+  return { session, user: row.user, companyRequiresMfa: row.companyRequiresMfa ?? false };
 }
 
 /**

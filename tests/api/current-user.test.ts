@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../../api/db/schema.ts';
 import { HOUR, MINUTE } from '../../api/services/clock.ts';
-import { hashToken } from '../../api/services/tokens.ts';
+import { generateToken, hashToken } from '../../api/services/tokens.ts';
 import { startTestApi, type TestApi } from './support.ts';
 
 let api: TestApi;
@@ -40,6 +40,11 @@ describe('GET /api/v1/users/current', () => {
       email: account.email,
       company: { name: 'Acme Health' },
       request_count: 0,
+      help_topics: [],
+      phone_number: null,
+      preferred_contact_method: null,
+      mfa_enrolled: false,
+      phone_last_digits: null,
     });
   });
 
@@ -145,17 +150,19 @@ describe('GET /api/v1/users/current', () => {
     expect(await response.json()).toEqual({ error: 'MFA authentication required' });
   });
 
-  it('answers an enrolled user once the session has been verified', async () => {
+  it('answers an enrolled user whose session has been verified, given its mfa token', async () => {
     const account = await api.createUser({ mfaPhone: '+15555550123' });
     const token = await api.signInToken(account);
+    const mfaToken = generateToken();
     await api.db
       .update(sessions)
-      .set({ mfaVerifiedAt: api.clock.now() })
+      .set({ mfaVerifiedAt: api.clock.now(), mfaTokenHash: hashToken(mfaToken) })
       .where(eq(sessions.tokenHash, hashToken(token)));
 
-    const response = await api.getCurrentUser(token);
-
-    expect(response.status).toBe(200);
+    expect((await api.getCurrentUser(token, mfaToken)).status).toBe(200);
+    const withoutToken = await api.getCurrentUser(token);
+    expect(withoutToken.status).toBe(401);
+    expect(await withoutToken.json()).toEqual({ error: 'MFA authentication required' });
   });
 
   it('answers "session expired", not "MFA required", to an enrolled user whose session ended', async () => {

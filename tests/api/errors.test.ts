@@ -45,22 +45,40 @@ describe('request errors', () => {
   });
 
   it.each([
-    [{ user: { password: TEST_PASSWORD } }, 'user.email is required.'],
-    [{ user: { email: 'member@example.com' } }, 'user.password is required.'],
-    [{ user: { email: 'member@example.com', password: 42 } }, 'user.password must be a string.'],
+    [{ user: { password: TEST_PASSWORD } }, 'user.email is required.', 'user.email'],
+    [{ user: { email: 'member@example.com' } }, 'user.password is required.', 'user.password'],
+    [
+      { user: { email: 'member@example.com', password: 42 } },
+      'user.password must be a string.',
+      'user.password',
+    ],
     [
       { user: { email: 'member', password: TEST_PASSWORD } },
       'user.email must be an email address.',
+      'user.email',
     ],
-    [{ user: { email: 'member@example.com', password: '' } }, 'user.password must not be empty.'],
-    [{ user: 'member@example.com' }, 'user must be an object.'],
-    [{}, 'user is required.'],
-    [['member@example.com'], 'Request body must be a JSON object.'],
-  ])('answers 400 naming the field for %j', async (body, message) => {
-    const response = await postSignIn(JSON.stringify(body));
+    [
+      { user: { email: 'member@example.com', password: '' } },
+      'user.password must not be empty.',
+      'user.password',
+    ],
+    [{ user: 'member@example.com' }, 'user must be an object.', 'user'],
+    [{}, 'user is required.', 'user'],
+  ])(
+    'answers 400 naming the field for %j, in the sentence and in field',
+    async (body, message, field) => {
+      const response = await postSignIn(JSON.stringify(body));
+
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: message, field });
+    },
+  );
+
+  it('answers 400 without a field to a body that is not an object', async () => {
+    const response = await postSignIn(JSON.stringify(['member@example.com']));
 
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: message });
+    expect(await response.json()).toEqual({ error: 'Request body must be a JSON object.' });
   });
 
   it('answers 415 to a body that is not declared as JSON', async () => {

@@ -133,7 +133,10 @@ describe('POST /api/v1/users/password (requesting a reset)', () => {
     );
 
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: 'user.email must be an email address.' });
+    expect(await response.json()).toEqual({
+      error: 'user.email must be an email address.',
+      field: 'user.email',
+    });
   });
 });
 
@@ -197,15 +200,18 @@ describe('PUT /api/v1/users/password (choosing a new password)', () => {
     expect((await resetWith(unlockToken)).status).toBe(422);
   });
 
-  it('refuses a confirmation that does not match, keeping the link usable', async () => {
+  it('refuses a confirmation that does not match, naming the field, keeping the link usable', async () => {
     const account = await api.createUser();
     const token = await emailedResetToken(account);
 
     const response = await resetWith(token, NEW_PASSWORD, `${NEW_PASSWORD}!`);
 
     expect(response.status).toBe(422);
-    expect(await response.json()).toMatchObject({
-      status: { message: 'Password confirmation does not match the password.' },
+    const message = 'Password confirmation does not match the password.';
+    expect(await response.json()).toEqual({
+      error: message,
+      field: 'password_confirmation',
+      status: { message, field: 'password_confirmation' },
     });
     expect((await resetWith(token)).status).toBe(200);
   });
@@ -215,16 +221,23 @@ describe('PUT /api/v1/users/password (choosing a new password)', () => {
     ['too long', 'x'.repeat(129), 'Password must be at most 128 characters.'],
     ['common', 'password123', 'This password is too common. Please choose a less predictable one.'],
     ['the name', 'Avery Jordan', 'Password must not be your email address or your name.'],
-  ])('refuses a password that is %s with the rule’s own sentence', async (_, password, message) => {
-    const account = await api.createUser({ name: 'Avery', lastName: 'Jordan' });
-    const token = await emailedResetToken(account);
+  ])(
+    'refuses a password that is %s with the rule’s own sentence, naming the field',
+    async (_, password, message) => {
+      const account = await api.createUser({ name: 'Avery', lastName: 'Jordan' });
+      const token = await emailedResetToken(account);
 
-    const response = await resetWith(token, password);
+      const response = await resetWith(token, password);
 
-    expect(response.status).toBe(422);
-    expect(await response.json()).toEqual({ error: message, status: { message } });
-    expect((await resetWith(token)).status).toBe(200);
-  });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toEqual({
+        error: message,
+        field: 'password',
+        status: { message, field: 'password' },
+      });
+      expect((await resetWith(token)).status).toBe(200);
+    },
+  );
 
   it('refuses the email address as the password', async () => {
     const account = await api.createUser();
@@ -241,25 +254,32 @@ describe('PUT /api/v1/users/password (choosing a new password)', () => {
     [
       { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
       'reset_password_token is required.',
+      'reset_password_token',
     ],
     [
       { reset_password_token: 'A'.repeat(43), password_confirmation: NEW_PASSWORD },
       'password is required.',
+      'password',
     ],
     [
       { reset_password_token: 'A'.repeat(43), password: NEW_PASSWORD },
       'password_confirmation is required.',
+      'password_confirmation',
     ],
     [
       { reset_password_token: 7, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
       'reset_password_token must be a string.',
+      'reset_password_token',
     ],
-  ])('answers 400 with status.message to the malformed body %j', async (body, message) => {
-    const response = await api.resetPassword(body);
+  ])(
+    'answers 400 with status.message and the field to the malformed body %j',
+    async (body, message, field) => {
+      const response = await api.resetPassword(body);
 
-    expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: message, status: { message } });
-  });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: message, field, status: { message, field } });
+    },
+  );
 
   it('answers 400 with status.message to a body that is not JSON', async () => {
     const response = await api.app.request('/api/v1/users/password', {

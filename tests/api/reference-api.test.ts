@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { count, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, users } from '../../api/db/schema.ts';
 import { seedDemoData, DEFAULT_DEMO_PASSWORD } from '../../api/db/seed.ts';
@@ -25,13 +25,58 @@ describe('startReferenceApi', () => {
     await fresh.dispose();
   });
 
-  it('lists the three demo accounts with the default password', () => {
+  it('lists the five demo accounts with the default password', () => {
     expect(api.demoAccounts.map(({ email, password }) => ({ email, password }))).toEqual([
       { email: 'member@example.com', password: DEFAULT_DEMO_PASSWORD },
+      { email: 'verified@example.com', password: DEFAULT_DEMO_PASSWORD },
+      { email: 'secure@example.com', password: DEFAULT_DEMO_PASSWORD },
       { email: 'concierge@example.com', password: DEFAULT_DEMO_PASSWORD },
       { email: 'operations@example.com', password: DEFAULT_DEMO_PASSWORD },
     ]);
     for (const account of api.demoAccounts) expect(account.description).not.toBe('');
+  });
+
+  it('says which demo account has a phone for MFA and which company requires it', () => {
+    const descriptions = new Map(
+      api.demoAccounts.map(({ email, description }) => [email, description]),
+    );
+
+    expect(descriptions.get('verified@example.com')).toBe(
+      'Member with a phone for two-step verification',
+    );
+    expect(descriptions.get('secure@example.com')).toBe(
+      'Member of Northwind Secure, which requires two-step verification',
+    );
+  });
+
+  it('asks the demo accounts for the MFA step each one shows at sign-in', async () => {
+    const flagsOf = async (email: string) => {
+      const signIn = await api.fetch(
+        new Request('http://embedded-api.internal/api/v1/users/sign_in', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ user: { email, password: DEFAULT_DEMO_PASSWORD } }),
+        }),
+      );
+      const { mfa_required, mfa_requires_verification } = (await signIn.json()) as {
+        mfa_required: boolean;
+        mfa_requires_verification: boolean;
+      };
+      return { mfa_required, mfa_requires_verification };
+    };
+
+    expect(await flagsOf('verified@example.com')).toEqual({
+      mfa_required: true,
+      mfa_requires_verification: false,
+    });
+    expect(await flagsOf('secure@example.com')).toEqual({
+      mfa_required: false,
+      mfa_requires_verification: true,
+    });
+    expect(await flagsOf('member@example.com')).toEqual({
+      mfa_required: false,
+      mfa_requires_verification: true,
+    });
   });
 
   it('answers plain Requests in-process, as over HTTP', async () => {
@@ -92,8 +137,8 @@ describe('seedDemoData', () => {
 
       const [userRows] = await database.db.select({ total: count() }).from(users);
       const [companyRows] = await database.db.select({ total: count() }).from(companies);
-      expect(userRows?.total).toBe(3);
-      expect(companyRows?.total).toBe(3);
+      expect(userRows?.total).toBe(5);
+      expect(companyRows?.total).toBe(4);
       const [acme] = await database.db.select().from(companies).where(eq(companies.slug, 'acme'));
       expect(acme?.name).toBe('Acme Health');
       const internal = await database.db
@@ -101,8 +146,17 @@ describe('seedDemoData', () => {
         .from(companies)
         .where(eq(companies.name, 'Portal Operations'));
       expect(internal).toEqual([{ slug: null }]);
-      const enrolled = await database.db.select({ phone: users.mfaPhone }).from(users);
-      expect(enrolled.every(({ phone }) => phone === null)).toBe(true);
+      const [northwind] = await database.db
+        .select()
+        .from(companies)
+        .where(eq(companies.slug, 'northwind'));
+      expect(northwind).toMatchObject({ name: 'Northwind Secure', mfaRequired: true });
+      expect(acme?.mfaRequired).toBe(false);
+      const enrolled = await database.db
+        .select({ email: users.email })
+        .from(users)
+        .where(isNotNull(users.mfaPhone));
+      expect(enrolled).toEqual([{ email: 'verified@example.com' }]);
     } finally {
       await database.close();
     }
@@ -124,6 +178,47 @@ describe('seedDemoData', () => {
       expect(await verifyPassword('a different demo password', member?.passwordHash ?? '')).toBe(
         true,
       );
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('puts back the demo accounts’ enrolled phones, so they show what is printed', async () => {
+    const database = await openTestDatabase();
+    try {
+      const clock = createMovableClock();
+      await seedDemoData(database.db, clock);
+      await database.db
+        .update(users)
+        .set({ mfaPhone: null })
+        .where(eq(users.email, 'verified@example.com'));
+      await database.db
+        .update(users)
+        .set({ mfaPhone: '+15555550199' })
+        .where(eq(users.email, 'secure@example.com'));
+
+      await seedDemoData(database.db, clock);
+
+      const phones = await database.db
+        .select({ email: users.email, phone: users.mfaPhone })
+        .from(users)
+        .where(isNotNull(users.mfaPhone));
+      expect(phones).toEqual([{ email: 'verified@example.com', phone: '+15555550123' }]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('seeds the same data once when two servers seed one database at the same moment', async () => {
+    const database = await openTestDatabase();
+    try {
+      const clock = createMovableClock();
+      await Promise.all([seedDemoData(database.db, clock), seedDemoData(database.db, clock)]);
+
+      const [userRows] = await database.db.select({ total: count() }).from(users);
+      const [companyRows] = await database.db.select({ total: count() }).from(companies);
+      expect(userRows?.total).toBe(5);
+      expect(companyRows?.total).toBe(4);
     } finally {
       await database.close();
     }

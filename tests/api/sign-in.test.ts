@@ -153,6 +153,6 @@ describe('POST /api/v1/users/sign_in', () => {
     );
 
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: 'user is required.' });
+    expect(await response.json()).toEqual({ error: 'user is required.', field: 'user' });
   });
 });

@@ -77,8 +77,23 @@ export interface TestUserOptions {
   password?: string;
   name?: string;
   lastName?: string;
+  /** Creates a company of that name for the user. */
   companyName?: string;
+  /** Whether that company requires MFA (default false). */
+  companyRequiresMfa?: boolean;
   mfaPhone?: string;
+  mfaDeclinedAt?: Date;
+}
+
+export interface AuthenticatedCallOptions {
+  /** The bearer token of the session. */
+  token?: string | undefined;
+  /** The `mfa-token` header. */
+  mfaToken?: string | undefined;
+  /** A JSON body (sent with Content-Type: application/json). */
+  body?: unknown;
+  /** The client address (X-Forwarded-For); a new random one unless given. */
+  clientAddress?: string | undefined;
 }
 
 export interface TestUser {
@@ -102,7 +117,11 @@ export interface TestApi {
   ): Promise<Response>;
   /** Signs in and returns the bearer token. */
   signInToken(account: { email: string; password: string }): Promise<string>;
-  getCurrentUser(token?: string): Promise<Response>;
+  /** POST /users/sign_up with `{user: fields}`, from a new client address unless one is given. */
+  signUp(fields: Record<string, unknown>, options?: { clientAddress?: string }): Promise<Response>;
+  /** Any call of the API with a session's headers, e.g. `call('POST', '/api/v1/mfa/skip', …)`. */
+  call(method: string, path: string, options?: AuthenticatedCallOptions): Promise<Response>;
+  getCurrentUser(token?: string, mfaToken?: string): Promise<Response>;
   signOut(token?: string): Promise<Response>;
   /** POST /users/password, from a new client address unless one is given. */
   requestPasswordReset(email: string, options?: { clientAddress?: string }): Promise<Response>;
@@ -112,7 +131,7 @@ export interface TestApi {
   requestUnlock(email: string, options?: { clientAddress?: string }): Promise<Response>;
   /** GET /users/unlock?unlock_token=… */
   unlock(token: string): Promise<Response>;
-  /** The outbox rows addressed to `recipient`, oldest first. */
+  /** The outbox rows addressed to `recipient` (an email address or a phone), oldest first. */
   mailTo(recipient: string): Promise<OutboxMessage[]>;
   close(): Promise<void>;
 }
@@ -174,7 +193,11 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       if (userOptions.companyName !== undefined) {
         const [company] = await db
           .insert(companies)
-          .values({ name: userOptions.companyName, createdAt: clock.now() })
+          .values({
+            name: userOptions.companyName,
+            mfaRequired: userOptions.companyRequiresMfa ?? false,
+            createdAt: clock.now(),
+          })
           .returning();
         companyId = company?.id ?? null;
       }
@@ -187,6 +210,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
           lastName: userOptions.lastName ?? 'Jordan',
           companyId,
           mfaPhone: userOptions.mfaPhone ?? null,
+          mfaDeclinedAt: userOptions.mfaDeclinedAt ?? null,
           createdAt: clock.now(),
           updatedAt: clock.now(),
         })
@@ -211,10 +235,24 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       }
       return token;
     },
-    getCurrentUser(token) {
-      return Promise.resolve(
-        app.request('/api/v1/users/current', { headers: token ? bearer(token) : {} }),
+    async signUp(fields, signUpOptions = {}) {
+      return app.request(
+        '/api/v1/users/sign_up',
+        jsonRequest({ user: fields }, fromAddress(signUpOptions.clientAddress)),
       );
+    },
+    async call(method, path, callOptions = {}) {
+      const headers: Record<string, string> = fromAddress(callOptions.clientAddress);
+      if (callOptions.token) Object.assign(headers, bearer(callOptions.token));
+      if (callOptions.mfaToken) headers['mfa-token'] = callOptions.mfaToken;
+      if (callOptions.body === undefined) return app.request(path, { method, headers });
+      headers['Content-Type'] = 'application/json';
+      return app.request(path, { method, headers, body: JSON.stringify(callOptions.body) });
+    },
+    getCurrentUser(token, mfaToken) {
+      const headers: Record<string, string> = token ? bearer(token) : {};
+      if (mfaToken) headers['mfa-token'] = mfaToken;
+      return Promise.resolve(app.request('/api/v1/users/current', { headers }));
     },
     signOut(token) {
       return Promise.resolve(
@@ -266,6 +304,13 @@ export function tokenFromLink(text: string, path: 'reset-password' | 'unlock'): 
   const match = new RegExp(`${escapedOrigin}/${path}/([A-Za-z0-9_-]{43})`).exec(text);
   if (!match?.[1]) throw new Error(`No ${path} link in: ${text}`);
   return match[1];
+}
+
+/** The code of a text such as "Your Member Concierge code is 123456. It expires in 10 minutes." */
+export function codeFromText(text: string): string {
+  const code = /\bcode is (\d{6})\b/.exec(text)?.[1];
+  if (!code) throw new Error(`No code in: ${text}`);
+  return code;
 }
 
 /** Reads a user's row again, e.g. to look at its lockout counters. */

@@ -1,0 +1,104 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { MFA_TOKEN_HEADER, requireSession } from '../http/authentication.ts';
+import type { ApiDependencies, ApiEnv } from '../http/context.ts';
+import { errorResponse, ErrorMessage } from '../http/errors.ts';
+import { tooManyRequests } from '../http/rate-limit.ts';
+import { jsonBody } from '../http/validation.ts';
+import {
+  declineMfaEnrollment,
+  hasEnrolledMfa,
+  mfaStatus,
+  sendMfaCode,
+  setPendingMfaPhone,
+  verifyMfaCode,
+} from '../services/mfa.ts';
+import { ONE_TIME_CODE_RESEND_INTERVAL_MS } from '../services/one-time-codes.ts';
+import {
+  INVALID_US_PHONE_NUMBER,
+  normaliseUsPhoneNumber,
+  phoneLastDigits,
+} from '../services/phone-numbers.ts';
+import { MFA_VERIFY_PER_USER } from '../services/rate-limits.ts';
+
+const enrollBody = z.object({ mfa_number: z.string().max(64) });
+const verifyBody = z.object({ otp: z.string().max(64) });
+
+/** The answers of the MFA routes that are not errors. */
+export const MfaMessage = {
+  numberSaved: (lastDigits: string) =>
+    `We will text a code to the phone number ending ${lastDigits}.`,
+  codeSent: (lastDigits: string) => `We have sent a code to the phone number ending ${lastDigits}.`,
+} as const;
+
+/**
+ * MFA by text message: /api/v1/mfa (docs/PRODUCT.md §7.1, §7.2, §12). Every route needs a
+ * session and works before MFA is complete (that is what they complete).
+ */
+export function createMfaRoutes(dependencies: ApiDependencies) {
+  const { db, clock } = dependencies;
+  const session = requireSession(dependencies, { allowUnverifiedMfa: true });
+
+  return new Hono<ApiEnv>()
+    .get('/', session, (c) =>
+      c.json(mfaStatus(c.get('user'), c.get('companyRequiresMfa'), c.get('mfaVerified'))),
+    )
+    .post('/', session, jsonBody(enrollBody), async (c) => {
+      const user = c.get('user');
+      // Changing an enrolled phone takes a session verified with it, or a stolen password
+      // would be enough to move the second factor to the thief's phone.
+      if (hasEnrolledMfa(user) && !c.get('mfaVerified')) {
+        return errorResponse(c, 401, ErrorMessage.mfaRequired);
+      }
+      const phone = normaliseUsPhoneNumber(c.req.valid('json').mfa_number);
+      if (phone === null) return errorResponse(c, 422, INVALID_US_PHONE_NUMBER, 'mfa_number');
+      await setPendingMfaPhone(db, clock, user.id, phone);
+      const lastDigits = phoneLastDigits(phone);
+      return c.json({ message: MfaMessage.numberSaved(lastDigits), phone_last_digits: lastDigits });
+    })
+    .post('/send-otp', session, async (c) => {
+      const result = await sendMfaCode(db, clock, {
+        userId: c.get('user').id,
+        sessionId: c.get('session').id,
+        mfaVerified: c.get('mfaVerified'),
+      });
+      if (result.sent) {
+        const lastDigits = phoneLastDigits(result.phone);
+        return c.json({
+          message: MfaMessage.codeSent(lastDigits),
+          phone_last_digits: lastDigits,
+          resend_after_seconds: ONE_TIME_CODE_RESEND_INTERVAL_MS / 1000,
+        });
+      }
+      if (result.reason === 'no_phone') return errorResponse(c, 422, ErrorMessage.noPhoneForCode);
+      c.header('Retry-After', String(result.retryAfterSeconds));
+      return errorResponse(
+        c,
+        429,
+        result.reason === 'too_soon'
+          ? ErrorMessage.codeResendTooSoon
+          : ErrorMessage.codeHourlyLimit,
+      );
+    })
+    .post('/verify', session, jsonBody(verifyBody), async (c) => {
+      const user = c.get('user');
+      const refusal = await tooManyRequests(c, dependencies, MFA_VERIFY_PER_USER, String(user.id));
+      if (refusal) return refusal;
+      const result = await verifyMfaCode(
+        db,
+        clock,
+        { userId: user.id, sessionId: c.get('session').id, mfaVerified: c.get('mfaVerified') },
+        c.req.valid('json').otp,
+      );
+      if (!result.verified) return errorResponse(c, 422, ErrorMessage.invalidMfaCode);
+      c.header(MFA_TOKEN_HEADER, result.mfaToken);
+      return c.json({ success: true });
+    })
+    .post('/skip', session, async (c) => {
+      if (c.get('companyRequiresMfa')) {
+        return errorResponse(c, 403, ErrorMessage.companyRequiresMfa);
+      }
+      await declineMfaEnrollment(db, clock, c.get('user').id);
+      return c.body(null, 204);
+    });
+}

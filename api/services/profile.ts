@@ -1,0 +1,126 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { companies, users, type User } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
+import { hasEnrolledMfa } from './mfa.ts';
+import { formatUsPhoneNumber, normaliseUsPhoneNumber, phoneLastDigits } from './phone-numbers.ts';
+import type { ContactMethod, HelpTopic } from './profile-choices.ts';
+
+export {
+  CONTACT_METHODS,
+  HELP_TOPICS,
+  type ContactMethod,
+  type HelpTopic,
+} from './profile-choices.ts';
+
+/** Contact methods that need a contact phone. */
+const PHONE_CONTACT_METHODS: readonly ContactMethod[] = ['phone', 'text'];
+
+/** The member as GET and PATCH /users/current answer it (docs/PRODUCT.md §3, §7.2). */
+export interface CurrentUserAnswer {
+  external_id: string;
+  full_name: string;
+  email: string;
+  company: { name: string } | null;
+  request_count: number;
+  help_topics: string[];
+  /** The contact phone, as people read it: `(555) 123-4567`. */
+  phone_number: string | null;
+  preferred_contact_method: ContactMethod | null;
+  mfa_enrolled: boolean;
+  /** The last two digits of the enrolled MFA phone. */
+  phone_last_digits: string | null;
+}
+
+export async function describeCurrentUser(
+  database: Database,
+  user: User,
+): Promise<CurrentUserAnswer> {
+  const [company] =
+    user.companyId === null
+      ? []
+      : await database
+          .select({ name: companies.name })
+          .from(companies)
+          .where(eq(companies.id, user.companyId));
+  return {
+    external_id: user.externalId,
+    full_name: `${user.name} ${user.lastName}`,
+    email: user.email,
+    company: company ? { name: company.name } : null,
+    // Requests are stored in a table that this schema does not have yet; until it does, every
+    // member has made none. Clients increment the count locally after making one.
+    request_count: 0,
+    help_topics: user.helpTopics,
+    phone_number: user.contactPhone === null ? null : formatUsPhoneNumber(user.contactPhone),
+    preferred_contact_method: user.preferredContactMethod,
+    mfa_enrolled: hasEnrolledMfa(user),
+    phone_last_digits: user.mfaPhone === null ? null : phoneLastDigits(user.mfaPhone),
+  };
+}
+
+/** The profile fields PATCH /users/current may change; an absent one is left as it is. */
+export interface ProfileChanges {
+  helpTopics?: readonly HelpTopic[] | undefined;
+  /** The contact phone as typed; null or empty removes it. */
+  phoneNumber?: string | null | undefined;
+  preferredContactMethod?: ContactMethod | null | undefined;
+}
+
+export type ProfileUpdateResult =
+  | { updated: true; user: User }
+  | { updated: false; reason: 'invalid_phone_number' | 'phone_number_required' };
+
+/**
+ * Saves profile answers and contact information. The contact phone must be a 10-digit US number
+ * (stored in E.164); a preferred contact method of phone or text needs one, in the profile as it
+ * is after the change. Under the user's row lock, so two concurrent changes cannot together leave
+ * "text me" without a number.
+ */
+export async function updateProfile(
+  database: Database,
+  clock: Clock,
+  userId: number,
+  changes: ProfileChanges,
+): Promise<ProfileUpdateResult> {
+  let contactPhone: string | null | undefined;
+  if (changes.phoneNumber === undefined) contactPhone = undefined;
+  else if (changes.phoneNumber === null || changes.phoneNumber.trim() === '') contactPhone = null;
+  else {
+    contactPhone = normaliseUsPhoneNumber(changes.phoneNumber);
+    if (contactPhone === null) return { updated: false, reason: 'invalid_phone_number' };
+  }
+  const helpTopics =
+    changes.helpTopics === undefined ? undefined : [...new Set(changes.helpTopics)];
+
+  return database.transaction(async (transaction): Promise<ProfileUpdateResult> => {
+    const [current] = await transaction
+      .select()
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('update');
+    if (!current) throw new Error(`User ${userId} is gone.`);
+    const phoneAfter = contactPhone === undefined ? current.contactPhone : contactPhone;
+    const methodAfter =
+      changes.preferredContactMethod === undefined
+        ? current.preferredContactMethod
+        : changes.preferredContactMethod;
+    if (methodAfter !== null && PHONE_CONTACT_METHODS.includes(methodAfter) && !phoneAfter) {
+      return { updated: false, reason: 'phone_number_required' };
+    }
+    const [user] = await transaction
+      .update(users)
+      .set({
+        ...(helpTopics === undefined ? {} : { helpTopics }),
+        ...(contactPhone === undefined ? {} : { contactPhone }),
+        ...(changes.preferredContactMethod === undefined
+          ? {}
+          : { preferredContactMethod: changes.preferredContactMethod }),
+        updatedAt: clock.now(),
+      })
+      .where(eq(users.id, userId))
+      .returning();
+    if (!user) throw new Error(`User ${userId} is gone.`);
+    return { updated: true, user };
+  });
+}
