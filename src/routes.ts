@@ -64,6 +64,8 @@ export const uploadBodyLimitBytes = 25 * 1024 * 1024 + 64 * 1024;
 export const paths = {
   root: '/',
   aboutUs: '/welcome/about-us',
+  aboutYou: '/welcome/about-you',
+  contactInfo: '/welcome/contact-info',
   signIn: '/sign-in',
   signUp: '/sign-up',
   forgotPassword: '/forgot-password',

@@ -2,13 +2,20 @@ import { defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
 import { signedOutMessage, signInFallbackMessage } from '../lib/messages';
 import { paths } from '../routes';
-import { signIn as signInToApi, signOut as signOutOfApi } from '../server/accounts';
+import {
+  signIn as signInToApi,
+  signOut as signOutOfApi,
+  signUp as signUpWithApi,
+  type SignedIn,
+} from '../server/accounts';
 import { ApiError } from '../server/api-client';
 import { addFlash } from '../server/flash';
 import type { Navigation } from '../server/navigation';
 import { takeReturnTo } from '../server/return-to';
 import { clearSession, startSession, writeMfaStep, type MfaStep } from '../server/session';
 import { apiFailure } from './api-failure';
+import { passwordMinLength } from '../lib/password-rules';
+import { startOnboarding } from '../server/onboarding';
 import { emailField, formText, passwordMaxLength } from './fields';
 
 const signInInput = z.object({
@@ -22,10 +29,10 @@ const signInInput = z.object({
 });
 
 /**
- * docs/PRODUCT.md §4 sign-in: store the token and its expiry, then the MFA step the
- * answer asks for. A required verification goes to the MFA page; an offered
- * enrollment is remembered (the page stays reachable) and the visitor goes on
- * to the page they wanted, or the Dashboard.
+ * docs/PRODUCT.md §4 sign-in: store the token and its expiry, then the MFA step the answer asks
+ * for. A required verification, or an enrollment offer that is due, goes to the MFA page (the
+ * remembered page waits until that step is done); otherwise the visitor goes on to the page they
+ * wanted, or the Dashboard.
  */
 export const signIn = defineAction({
   accept: 'form',
@@ -39,17 +46,94 @@ export const signIn = defineAction({
       if (error instanceof ApiError && error.isUnauthorized) clearSession(context);
       throw apiFailure(error, signInFallbackMessage);
     }
-
-    startSession(context, answer);
-    const step: MfaStep | undefined = answer.mfaRequiresVerification
-      ? 'enrollment-available'
-      : answer.mfaRequired
-        ? 'verification-required'
-        : undefined;
-    writeMfaStep(context.cookies, step, answer.expiresAt);
-
-    if (step === 'verification-required') return { redirectTo: paths.mfaEnrollment };
+    if (enterSession(context, answer)) return { redirectTo: paths.mfaEnrollment };
     return { redirectTo: takeReturnTo(context.cookies) ?? paths.dashboard };
+  },
+});
+
+/** Starts the session sign-in answered with; returns the MFA step it asks for, if any. */
+function enterSession(context: ActionAPIContext, answer: SignedIn): MfaStep | undefined {
+  startSession(context, answer);
+  const step: MfaStep | undefined = answer.mfaRequired
+    ? 'verification-required'
+    : answer.mfaRequiresVerification
+      ? 'enrollment-available'
+      : undefined;
+  writeMfaStep(context.cookies, step, answer.expiresAt);
+  return step;
+}
+
+const signUpInput = z.object({
+  name: formText(
+    z
+      .string()
+      .trim()
+      .min(1, 'Enter your first name')
+      .max(100, 'First name must be 100 characters or fewer'),
+  ),
+  last_name: formText(
+    z
+      .string()
+      .trim()
+      .min(1, 'Enter your last name')
+      .max(100, 'Last name must be 100 characters or fewer'),
+  ),
+  email: emailField,
+  password: formText(
+    z
+      .string()
+      .min(1, 'Enter a password')
+      .min(passwordMinLength, `Password must be at least ${passwordMinLength} characters`)
+      .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
+  ),
+  terms_of_service: z
+    .string()
+    .nullish()
+    .refine(
+      (accepted) => accepted === 'accepted',
+      'Accept the terms of service to create an account',
+    ),
+  company_slug: z
+    .string()
+    .trim()
+    .max(100)
+    .nullish()
+    .transform((slug) => slug || undefined),
+});
+
+/**
+ * docs/PRODUCT.md §4 sign-up: create the account, then sign in at once with the address the API
+ * registered. Enrollment in MFA is offered next, and the welcome pages follow it (the onboarding
+ * flag). A refusal about one field (an address already registered, a password the policy refuses)
+ * is shown under that field.
+ */
+export const signUp = defineAction({
+  accept: 'form',
+  input: signUpInput,
+  handler: async (form, context): Promise<Navigation> => {
+    const api = await context.locals.api();
+    let answer: SignedIn;
+    try {
+      const email = await signUpWithApi(api, {
+        email: form.email,
+        password: form.password,
+        name: form.name,
+        lastName: form.last_name,
+        companySlug: form.company_slug,
+      });
+      answer = await signInToApi(api, { email, password: form.password });
+    } catch (error) {
+      throw apiFailure(error, signInFallbackMessage, {
+        'user.email': 'email',
+        'user.password': 'password',
+        'user.name': 'name',
+        'user.last_name': 'last_name',
+        'user.terms_of_service': 'terms_of_service',
+      });
+    }
+    enterSession(context, answer);
+    startOnboarding(context.cookies);
+    return { redirectTo: paths.mfaEnrollment };
   },
 });
 

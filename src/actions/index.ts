@@ -1,8 +1,20 @@
-import { signIn, signOut } from './auth';
+import { signIn, signOut, signUp } from './auth';
+import { enroll, requestCode, skip, verify } from './mfa';
 import { requestPasswordReset, resetPassword } from './password';
+import { saveContact, saveInterests } from './profile';
 import { requestUnlockLink, unlockAccount } from './unlock';
 
 /** The backend-for-frontend: every action validates its input, then calls the API. */
 export const server = {
-  auth: { signIn, signOut, requestPasswordReset, resetPassword, unlockAccount, requestUnlockLink },
+  auth: {
+    signIn,
+    signOut,
+    signUp,
+    requestPasswordReset,
+    resetPassword,
+    unlockAccount,
+    requestUnlockLink,
+  },
+  mfa: { enroll, requestCode, verify, skip },
+  profile: { saveInterests, saveContact },
 };

@@ -12,3 +12,10 @@ export const unlockFallbackMessage =
 export const accountUnlockedMessage = 'Your account has been unlocked. You can now sign in.';
 export const unlockLinkSentMessage =
   'If that email address has a locked account, we have emailed a new link to unlock it.';
+export const mfaEnrollFallbackMessage = 'Unable to enroll in MFA at this time.';
+export const mfaSendCodeFallbackMessage = 'Unable to request MFA token at this time.';
+export const mfaVerifyFallbackMessage = 'Unable to verify MFA token';
+export const noMfaTokenMessage = 'No MFA verification token received';
+export const profileFallbackMessage =
+  'Unable to save your answers at this time. Please try again later.';
+export const onboardingDoneMessage = 'You are all set. Welcome to Member Concierge.';

@@ -8,6 +8,9 @@ export const currentUserSchema = z.object({
   email: z.string(),
   company: z.object({ name: z.string() }).nullable().optional(),
   request_count: z.number().int().nonnegative(),
+  help_topics: z.array(z.string()).optional().default([]),
+  phone_number: z.string().nullable().optional().default(null),
+  preferred_contact_method: z.enum(['email', 'phone', 'text']).nullable().optional().default(null),
 });
 
 export type CurrentUser = z.infer<typeof currentUserSchema>;
@@ -129,4 +132,57 @@ export type OutboxMessage = z.infer<typeof outboxSchema>['messages'][number];
 export async function fetchOutbox(api: ApiClient): Promise<OutboxMessage[]> {
   const { data } = await api.request('GET', '/api/v1/outbox', { schema: outboxSchema });
   return data.messages;
+}
+
+/** docs/PRODUCT.md §3: the sign-up answer's `data` is a JSON string holding `{email}`. */
+const signUpAnswerSchema = z.object({
+  data: z.string().transform((text, context) => {
+    try {
+      return z.object({ email: z.string() }).parse(JSON.parse(text));
+    } catch {
+      context.addIssue({ code: 'custom', message: 'data must be a JSON string holding {email}' });
+      return z.NEVER;
+    }
+  }),
+});
+
+export interface NewAccount {
+  readonly email: string;
+  readonly password: string;
+  readonly name: string;
+  readonly lastName: string;
+  readonly companySlug: string | undefined;
+}
+
+/** docs/PRODUCT.md §7.1: creates the account; answers the email it was registered under. */
+export async function signUp(api: ApiClient, account: NewAccount): Promise<string> {
+  const { data } = await api.request('POST', '/api/v1/users/sign_up', {
+    body: {
+      user: {
+        email: account.email,
+        password: account.password,
+        name: account.name,
+        last_name: account.lastName,
+        terms_of_service: 1,
+        company_slug: account.companySlug ?? null,
+      },
+    },
+    schema: signUpAnswerSchema,
+  });
+  return data.data.email;
+}
+
+/** What the welcome pages ask (docs/PRODUCT.md §7.2, `PATCH /api/v1/users/current`). */
+export interface ProfileChange {
+  readonly help_topics?: readonly string[];
+  readonly phone_number?: string | null;
+  readonly preferred_contact_method?: 'email' | 'phone' | 'text' | null;
+}
+
+export async function updateProfile(api: ApiClient, change: ProfileChange): Promise<CurrentUser> {
+  const { data } = await api.request('PATCH', '/api/v1/users/current', {
+    body: { user: change },
+    schema: currentUserSchema,
+  });
+  return data;
 }

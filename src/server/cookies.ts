@@ -12,6 +12,7 @@ const baseNames = {
   mfaStep: 'mfa_step',
   returnTo: 'return_to',
   flash: 'flash',
+  onboarding: 'onboarding',
 } as const;
 
 export type CookieKey = keyof typeof baseNames;

@@ -41,6 +41,8 @@ export interface LinkChipProps extends ChipCommonProps {
 /** A chip wrapping a native radio button or checkbox, submitted with its form. */
 export interface InputChipProps extends ChipCommonProps {
   variant: 'radio' | 'checkbox';
+  /** The native control's id, for an error summary to link to. */
+  id?: string | undefined;
   name: string;
   value: string;
   required?: boolean | undefined;
@@ -196,6 +198,7 @@ export function Chip(props: ChipProps) {
       <label className={chipClass} {...state}>
         <input
           ref={inputRef}
+          id={props.id}
           className={styles.input}
           type={props.variant}
           name={props.name}

@@ -34,3 +34,18 @@ export async function followEmailLink(
   const email = await newestEmail(page, origin, message);
   await email.getByRole('link', { name: message.link }).click();
 }
+
+/** The code in the newest text message to the phone number ending in `lastDigits`. */
+export async function newestCode(page: Page, origin: string, lastDigits: string): Promise<string> {
+  await page.goto(`${origin}/dev/outbox`);
+  const text = page
+    .getByRole('article')
+    .filter({
+      has: page.getByRole('heading', { name: new RegExp(`Text message to .*${lastDigits}$`) }),
+    })
+    .first();
+  const body = await text.innerText();
+  const code = /\b(\d{6})\b/.exec(body)?.[1];
+  if (!code) throw new Error(`No code in the newest text to …${lastDigits}:\n${body}`);
+  return code;
+}

@@ -1,0 +1,111 @@
+import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
+import { z } from 'astro/zod';
+import {
+  mfaEnrollFallbackMessage,
+  mfaSendCodeFallbackMessage,
+  mfaVerifyFallbackMessage,
+  noMfaTokenMessage,
+} from '../lib/messages';
+import { paths } from '../routes';
+import { enrollPhone, sendCode, skipEnrollment, verifyCode, type CodeSent } from '../server/mfa';
+import type { Navigation } from '../server/navigation';
+import { isOnboarding } from '../server/onboarding';
+import { takeReturnTo } from '../server/return-to';
+import { writeMfaStep, writeMfaToken } from '../server/session';
+import { apiFailure } from './api-failure';
+import { formText } from './fields';
+
+/** Where a member goes once the MFA step is settled: the welcome pages after sign-up, else on. */
+function afterMfaStep(context: ActionAPIContext): Navigation {
+  const { expiresAt } = context.locals.session;
+  if (expiresAt) writeMfaStep(context.cookies, undefined, expiresAt);
+  if (isOnboarding(context.cookies)) return { redirectTo: paths.aboutUs };
+  return { redirectTo: takeReturnTo(context.cookies) ?? paths.dashboard };
+}
+
+const usPhoneNumber = formText(
+  z
+    .string()
+    .trim()
+    .min(1, 'Enter your mobile phone number')
+    .refine(
+      (number) => number.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '').length === 10,
+      'Enter a US mobile number with its area code, like (555) 123-4567',
+    ),
+);
+
+/**
+ * docs/PRODUCT.md §7.1: enrollment stores the number, then texts a code to it; the member enters
+ * the code next.
+ */
+export const enroll = defineAction({
+  accept: 'form',
+  input: z.object({ phone: usPhoneNumber }),
+  handler: async ({ phone }, context): Promise<CodeSent> => {
+    const api = await context.locals.api();
+    try {
+      await enrollPhone(api, phone);
+    } catch (error) {
+      throw apiFailure(error, mfaEnrollFallbackMessage, { mfa_number: 'phone' });
+    }
+    return textCode(context);
+  },
+});
+
+/** docs/PRODUCT.md §7.1: texts a (new) code to the enrolled or pending phone. */
+export const requestCode = defineAction({
+  accept: 'form',
+  handler: (_input, context): Promise<CodeSent> => textCode(context),
+});
+
+async function textCode(context: ActionAPIContext): Promise<CodeSent> {
+  try {
+    return await sendCode(await context.locals.api());
+  } catch (error) {
+    throw apiFailure(error, mfaSendCodeFallbackMessage);
+  }
+}
+
+/**
+ * docs/PRODUCT.md §4: a code that checks out gives an mfa token, kept in an httpOnly cookie and
+ * sent with every later call; the step is then done. No token in the answer is a failure.
+ */
+export const verify = defineAction({
+  accept: 'form',
+  input: z.object({
+    code: formText(
+      z
+        .string()
+        .trim()
+        .min(1, 'Enter the code we sent you')
+        .regex(/^\d{6}$/, 'The code is 6 digits'),
+    ),
+  }),
+  handler: async ({ code }, context): Promise<Navigation> => {
+    let token: string | undefined;
+    try {
+      token = await verifyCode(await context.locals.api(), code);
+    } catch (error) {
+      throw apiFailure(error, mfaVerifyFallbackMessage, { otp: 'code' });
+    }
+    const { expiresAt } = context.locals.session;
+    if (!token || !expiresAt) {
+      throw new ActionError({ code: 'UNPROCESSABLE_CONTENT', message: noMfaTokenMessage });
+    }
+    writeMfaToken(context.cookies, token, expiresAt);
+    return afterMfaStep(context);
+  },
+});
+
+/** docs/PRODUCT.md §7.2: "Skip for now" records the decline, refused where MFA is required. */
+export const skip = defineAction({
+  accept: 'form',
+  handler: async (_input, context): Promise<Navigation> => {
+    try {
+      await skipEnrollment(await context.locals.api());
+    } catch (error) {
+      throw apiFailure(error, mfaEnrollFallbackMessage);
+    }
+    return afterMfaStep(context);
+  },
+});

@@ -1,0 +1,84 @@
+import { actions } from 'astro:actions';
+import { useId } from 'react';
+import { contactMethods } from '../../lib/help-topics';
+import { profileFallbackMessage } from '../../lib/messages';
+import { xsrfFieldName } from '../../lib/xsrf-names';
+import { Button } from '../../ui/Button/Button';
+import { Chip } from '../../ui/Chip/Chip';
+import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
+import { PhoneInput } from '../../ui/PhoneInput/PhoneInput';
+import styles from '../account-form.module.css';
+import { useFormAction } from '../use-form-action';
+
+export interface ContactFormProps {
+  readonly xsrfToken: string;
+  /** What the member saved before, shown filled in. */
+  readonly phoneNumber: string | null;
+  readonly preferredContactMethod: string | null;
+  readonly backHref: string;
+}
+
+const fields = [
+  { name: 'phone_number', id: 'contact-phone' },
+  { name: 'preferred_contact_method', id: 'contact-method-email' },
+] as const;
+
+/** Contact info (docs/PRODUCT.md §7.2): a phone number and how to reach the member. */
+export default function ContactForm({
+  xsrfToken,
+  phoneNumber,
+  preferredContactMethod,
+  backHref,
+}: ContactFormProps) {
+  const form = useFormAction(actions.profile.saveContact, {
+    fallbackMessage: profileFallbackMessage,
+    fields,
+  });
+  const methodError = form.fieldError('preferred_contact_method');
+  const methodErrorId = useId();
+
+  return (
+    <form className={styles['form']} action={form.formAction} noValidate onSubmit={form.onSubmit}>
+      <ErrorSummary errors={form.summary} />
+      <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
+      <fieldset className={styles['choices']}>
+        <legend className={styles['legend']}>How should we reach you?</legend>
+        {methodError && (
+          <p id={methodErrorId} className={styles['error']}>
+            <span className="visually-hidden">Error: </span>
+            {methodError}
+          </p>
+        )}
+        {contactMethods.map((method) => (
+          <Chip
+            key={method.id}
+            variant="radio"
+            id={`contact-method-${method.id}`}
+            name="preferred_contact_method"
+            value={method.id}
+            title={method.title}
+            description={method.description}
+            defaultSelected={preferredContactMethod === method.id}
+            error={methodError !== undefined}
+            aria-describedby={methodError ? methodErrorId : undefined}
+          />
+        ))}
+      </fieldset>
+      <PhoneInput
+        id="contact-phone"
+        label="Phone number"
+        name="phone_number"
+        mask="(999) 999-9999"
+        hint="Needed for calls and text messages."
+        defaultValue={phoneNumber ?? ''}
+        error={form.fieldError('phone_number')}
+      />
+      <div className={styles['actions']}>
+        <Button type="submit" loading={form.pending}>
+          Finish
+        </Button>
+        <a href={backHref}>Back</a>
+      </div>
+    </form>
+  );
+}

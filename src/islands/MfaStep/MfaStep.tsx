@@ -1,0 +1,162 @@
+import { actions } from 'astro:actions';
+import { maskedPhone } from '../../lib/masked-phone';
+import {
+  mfaEnrollFallbackMessage,
+  mfaSendCodeFallbackMessage,
+  mfaVerifyFallbackMessage,
+} from '../../lib/messages';
+import { xsrfFieldName } from '../../lib/xsrf-names';
+import { Button } from '../../ui/Button/Button';
+import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
+import { PhoneInput } from '../../ui/PhoneInput/PhoneInput';
+import { Text } from '../../ui/Text/Text';
+import { TextInput } from '../../ui/TextInput/TextInput';
+import styles from '../account-form.module.css';
+import { useFormAction } from '../use-form-action';
+import { useResendCountdown } from './use-resend-countdown';
+
+export interface MfaStepProps {
+  readonly xsrfToken: string;
+  /** `enroll` a phone first, or `verify` with the enrolled one (docs/PRODUCT.md §12). */
+  readonly mode: 'enroll' | 'verify';
+  /** The last digits of the phone the codes go to, when the server knows it. */
+  readonly phoneLastDigits?: string | undefined;
+  /** Whether "Skip for now" is offered (not where the company requires the step). */
+  readonly canSkip: boolean;
+}
+
+const phoneFields = [{ name: 'phone', id: 'mfa-phone' }] as const;
+const codeFields = [{ name: 'code', id: 'mfa-code' }] as const;
+const noFields = [] as const;
+
+/**
+ * Two-step verification by text message (docs/PRODUCT.md §4, §12): enrollment asks for a mobile
+ * number and texts a code to it; verification texts a code to the enrolled phone; the code is
+ * entered as a one-time code. Each step is a plain form, so it works without JavaScript.
+ */
+export default function MfaStep({ xsrfToken, mode, phoneLastDigits, canSkip }: MfaStepProps) {
+  const enroll = useFormAction(actions.mfa.enroll, {
+    fallbackMessage: mfaEnrollFallbackMessage,
+    fields: phoneFields,
+  });
+  const request = useFormAction(actions.mfa.requestCode, {
+    fallbackMessage: mfaSendCodeFallbackMessage,
+    fields: noFields,
+  });
+  const verify = useFormAction(actions.mfa.verify, {
+    fallbackMessage: mfaVerifyFallbackMessage,
+    fields: codeFields,
+  });
+  const skip = useFormAction(actions.mfa.skip, {
+    fallbackMessage: mfaEnrollFallbackMessage,
+    fields: noFields,
+  });
+
+  const sent = request.data ?? enroll.data;
+  const digits = sent?.phoneLastDigits ?? phoneLastDigits;
+  const enteringCode = sent !== undefined || verify.summary.length > 0;
+  const secondsLeft = useResendCountdown(sent?.resendAfterSeconds ?? 0, sent);
+  const errors = [...enroll.summary, ...request.summary, ...verify.summary, ...skip.summary];
+
+  const hidden = <input type="hidden" name={xsrfFieldName} value={xsrfToken} />;
+
+  return (
+    <div className={styles['form']}>
+      <ErrorSummary errors={errors} />
+
+      {!enteringCode && mode === 'enroll' && (
+        <form
+          className={styles['form']}
+          action={enroll.formAction}
+          noValidate
+          onSubmit={enroll.onSubmit}
+        >
+          {hidden}
+          <PhoneInput
+            id="mfa-phone"
+            label="Mobile phone number"
+            name="phone"
+            mask="(999) 999-9999"
+            required
+            hint="A US number. We text a code to it when you sign in."
+            error={enroll.fieldError('phone')}
+          />
+          <Button type="submit" loading={enroll.pending}>
+            Text me a code
+          </Button>
+        </form>
+      )}
+
+      {!enteringCode && mode === 'verify' && (
+        <form
+          className={styles['form']}
+          action={request.formAction}
+          noValidate
+          onSubmit={request.onSubmit}
+        >
+          {hidden}
+          {digits && <PhoneHint digits={digits} lead="We will text a code to" />}
+          <Button type="submit" loading={request.pending}>
+            Text me a code
+          </Button>
+        </form>
+      )}
+
+      {enteringCode && (
+        <>
+          <form
+            className={styles['form']}
+            action={verify.formAction}
+            noValidate
+            onSubmit={verify.onSubmit}
+          >
+            {hidden}
+            {digits && <PhoneHint digits={digits} lead="We have sent a code to" />}
+            <TextInput
+              id="mfa-code"
+              label="Code"
+              name="code"
+              type="number"
+              required
+              autoComplete="one-time-code"
+              hint="The 6 digits in the text message. The code works for 10 minutes."
+              error={verify.fieldError('code')}
+            />
+            <Button type="submit" loading={verify.pending}>
+              Verify
+            </Button>
+          </form>
+          <form action={request.formAction} noValidate onSubmit={request.onSubmit}>
+            {hidden}
+            <Button
+              type="submit"
+              variant="secondary"
+              loading={request.pending}
+              disabled={secondsLeft > 0}
+            >
+              {secondsLeft > 0 ? `Send a new code in ${secondsLeft} s` : 'Send a new code'}
+            </Button>
+          </form>
+        </>
+      )}
+
+      {canSkip && (
+        <form action={skip.formAction} noValidate onSubmit={skip.onSubmit}>
+          {hidden}
+          <Button type="submit" variant="tertiary" loading={skip.pending}>
+            Skip for now
+          </Button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+function PhoneHint({ digits, lead }: { digits: string; lead: string }) {
+  return (
+    <Text>
+      {lead} <span aria-hidden="true">{maskedPhone(digits)}</span>
+      <span className="visually-hidden">the phone number ending in {digits.slice(-2)}</span>.
+    </Text>
+  );
+}

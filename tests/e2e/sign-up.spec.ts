@@ -1,0 +1,126 @@
+import { expect, test } from '@playwright/test';
+import { enrollPhone, newPerson, signUp } from './support/accounts';
+import { expectNoAxeViolations, waitForHydration } from './support/journeys';
+import { startPortalServer, type PortalServer } from './support/portal-server';
+
+// A server of its own: sign-ups are limited per address, and these make many.
+let server: PortalServer;
+let origin: string;
+
+test.beforeAll(async () => {
+  server = await startPortalServer({ env: { OUTBOX_VIEWER: 'true' } });
+  origin = server.baseURL;
+});
+
+test.afterAll(async () => {
+  await server.stop();
+});
+
+test('a member signs up through the company link, enrolls a phone and answers the welcome pages', async ({
+  page,
+}) => {
+  const person = newPerson('Avery');
+  await page.goto(`${origin}/sign-up/acme`);
+  await waitForHydration(page);
+  await signUp(page, person);
+
+  await expect(page).toHaveURL(`${origin}/mfa-enrollment`);
+  await enrollPhone(page, '(555) 201-3344');
+
+  await expect(page).toHaveURL(`${origin}/welcome/about-us`);
+  await expect(page.getByText('Step 1 of 3')).toBeVisible();
+  await page.getByRole('link', { name: 'Next' }).click();
+
+  await expect(page.getByText('Step 2 of 3')).toBeVisible();
+  await page.getByRole('checkbox', { name: /Travel/ }).check();
+  await page.getByRole('checkbox', { name: /Family and care/ }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  await expect(page.getByText('Step 3 of 3')).toBeVisible();
+  await page.getByRole('radio', { name: /Text message/ }).check();
+  await page.getByLabel('Phone number').fill('5552019988');
+  await page.getByRole('button', { name: 'Finish' }).click();
+
+  await expect(page).toHaveURL(`${origin}/dashboard`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back, Avery');
+
+  // The answers are kept, and shown again.
+  await page.goto(`${origin}/welcome/about-you`);
+  await expect(page.getByRole('checkbox', { name: /Travel/ })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: /Family and care/ })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: /Home and moving/ })).not.toBeChecked();
+  await page.goto(`${origin}/welcome/contact-info`);
+  await expect(page.getByRole('radio', { name: /Text message/ })).toBeChecked();
+  await expect(page.getByLabel('Phone number')).toHaveValue('(555) 201-9988');
+});
+
+test('a member who skips the phone goes on to the welcome pages', async ({ page }) => {
+  await page.goto(`${origin}/sign-up`);
+  await signUp(page, newPerson('Sasha'));
+  await expect(page).toHaveURL(`${origin}/mfa-enrollment`);
+  await page.getByRole('button', { name: 'Skip for now' }).click();
+  await expect(page).toHaveURL(`${origin}/welcome/about-us`);
+});
+
+test('each problem with the form is named under its field', async ({ page }) => {
+  await page.goto(`${origin}/sign-up`);
+  await waitForHydration(page);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  const summary = page.getByRole('alert').first();
+  await expect(summary).toBeFocused();
+  for (const message of [
+    'Enter your first name',
+    'Enter your last name',
+    'Enter your email address',
+    'Enter a password',
+    'Accept the terms of service to create an account',
+  ]) {
+    await expect(summary.getByRole('link', { name: message })).toBeVisible();
+  }
+  await expectNoAxeViolations(page);
+});
+
+test('an address already registered and a common password are refused under their fields', async ({
+  page,
+}) => {
+  await page.goto(`${origin}/sign-up`);
+  await waitForHydration(page);
+  await signUp(page, { ...newPerson(), email: 'MEMBER@example.com' });
+  await expect(page.getByLabel('Email address')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert').first()).toContainText('already exists');
+
+  await signUp(page, { ...newPerson(), password: 'password123' });
+  await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute(
+    'aria-invalid',
+    'true',
+  );
+  await expectNoAxeViolations(page);
+});
+
+test('an unknown company link is refused with a clear message', async ({ page }) => {
+  await page.goto(`${origin}/sign-up/no-such-company`);
+  await signUp(page, newPerson());
+  await expect(page.getByRole('alert').first()).toContainText('company');
+});
+
+test.describe('with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('sign-up, skipping the phone, works through the plain forms', async ({ page }) => {
+    const person = newPerson('Kai');
+    await page.goto(`${origin}/sign-up`);
+    await signUp(page, person);
+    await expect(page).toHaveURL(`${origin}/mfa-enrollment`);
+    await page.getByRole('button', { name: 'Skip for now' }).click();
+    await expect(page).toHaveURL(`${origin}/welcome/about-us`);
+  });
+
+  test('a refused sign-up keeps what was typed, but never the password', async ({ page }) => {
+    const person = newPerson('Lee');
+    await page.goto(`${origin}/sign-up`);
+    await signUp(page, person, { acceptTerms: false });
+    await expect(page.getByRole('alert').first()).toContainText('Accept the terms of service');
+    await expect(page.getByLabel('Email address')).toHaveValue(person.email);
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
+  });
+});
