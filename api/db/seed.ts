@@ -40,6 +40,11 @@ interface DemoUser {
   companyName: string;
   /** The phone enrolled for two-step verification (E.164), or null. */
   mfaPhone: string | null;
+  /**
+   * Created as having said "not now" to the phone offer, so that it signs in straight to the
+   * Dashboard for 30 days; new sign-ups show the offer.
+   */
+  offerDeclined: boolean;
   description: string;
 }
 
@@ -50,6 +55,7 @@ const DEMO_USERS: readonly DemoUser[] = [
     lastName: 'Jordan',
     companyName: 'Acme Health',
     mfaPhone: null,
+    offerDeclined: true,
     description: 'Member of Acme Health',
   },
   {
@@ -58,6 +64,7 @@ const DEMO_USERS: readonly DemoUser[] = [
     lastName: 'Ellis',
     companyName: 'Acme Health',
     mfaPhone: '+15555550123',
+    offerDeclined: false,
     description: 'Member with a phone for two-step verification',
   },
   {
@@ -66,6 +73,7 @@ const DEMO_USERS: readonly DemoUser[] = [
     lastName: 'Nguyen',
     companyName: 'Northwind Secure',
     mfaPhone: null,
+    offerDeclined: false,
     description: 'Member of Northwind Secure, which requires two-step verification',
   },
   {
@@ -74,6 +82,7 @@ const DEMO_USERS: readonly DemoUser[] = [
     lastName: 'Lee',
     companyName: INTERNAL_COMPANY_NAMES[0],
     mfaPhone: null,
+    offerDeclined: true,
     description: `Internal staff (${INTERNAL_COMPANY_NAMES[0]})`,
   },
   {
@@ -82,6 +91,7 @@ const DEMO_USERS: readonly DemoUser[] = [
     lastName: 'Rivera',
     companyName: INTERNAL_COMPANY_NAMES[1],
     mfaPhone: null,
+    offerDeclined: true,
     description: `Internal staff (${INTERNAL_COMPANY_NAMES[1]})`,
   },
 ];
@@ -163,6 +173,7 @@ export async function seedDemoData(
           lastName: demoUser.lastName,
           companyId: companyIds.get(demoUser.companyName) ?? null,
           mfaPhone: demoUser.mfaPhone,
+          mfaDeclinedAt: demoUser.offerDeclined ? now : null,
           createdAt: now,
           updatedAt: now,
         });

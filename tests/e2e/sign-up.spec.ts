@@ -32,12 +32,12 @@ test('a member signs up through the company link, enrolls a phone and answers th
   await page.getByRole('link', { name: 'Next' }).click();
 
   await expect(page.getByText('Step 2 of 3')).toBeVisible();
-  await page.getByRole('checkbox', { name: /Travel/ }).check();
-  await page.getByRole('checkbox', { name: /Family and care/ }).check();
+  await page.getByText('Travel', { exact: true }).click();
+  await page.getByText('Family and care', { exact: true }).click();
   await page.getByRole('button', { name: 'Next' }).click();
 
   await expect(page.getByText('Step 3 of 3')).toBeVisible();
-  await page.getByRole('radio', { name: /Text message/ }).check();
+  await page.getByText('Text message', { exact: true }).click();
   await page.getByLabel('Phone number').fill('5552019988');
   await page.getByRole('button', { name: 'Finish' }).click();
 
