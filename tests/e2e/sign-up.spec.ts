@@ -25,19 +25,25 @@ test('a member signs up through the company link, enrolls a phone and answers th
   await signUp(page, person);
 
   await expect(page).toHaveURL(`${origin}/mfa-enrollment`);
+  await expectNoAxeViolations(page);
   await enrollPhone(page, '(555) 201-3344');
 
   await expect(page).toHaveURL(`${origin}/welcome/about-us`);
   await expect(page.getByText('Step 1 of 3')).toBeVisible();
+  await expectNoAxeViolations(page);
   await page.getByRole('link', { name: 'Next' }).click();
 
   await expect(page.getByText('Step 2 of 3')).toBeVisible();
+  await expectNoAxeViolations(page);
   await page.getByText('Travel', { exact: true }).click();
   await page.getByText('Family and care', { exact: true }).click();
   await page.getByRole('button', { name: 'Next' }).click();
 
   await expect(page.getByText('Step 3 of 3')).toBeVisible();
   await page.getByText('Text message', { exact: true }).click();
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(page.getByLabel('Phone number')).toHaveAttribute('aria-invalid', 'true');
+  await expectNoAxeViolations(page);
   await page.getByLabel('Phone number').fill('5552019988');
   await page.getByRole('button', { name: 'Finish' }).click();
 
@@ -89,7 +95,8 @@ test('an address already registered and a common password are refused under thei
   await expect(page.getByLabel('Email address')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('alert').first()).toContainText('already exists');
 
-  await signUp(page, { ...newPerson(), password: 'password123' });
+  // The terms are still accepted from the first try.
+  await signUp(page, { ...newPerson(), password: 'password123' }, { acceptTerms: false });
   await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute(
     'aria-invalid',
     'true',
@@ -113,6 +120,21 @@ test.describe('with JavaScript off', () => {
     await expect(page).toHaveURL(`${origin}/mfa-enrollment`);
     await page.getByRole('button', { name: 'Skip for now' }).click();
     await expect(page).toHaveURL(`${origin}/welcome/about-us`);
+  });
+
+  test('the welcome pages save their answers through plain forms', async ({ page }) => {
+    await page.goto(`${origin}/sign-up`);
+    await signUp(page, newPerson('Noor'));
+    await page.getByRole('button', { name: 'Skip for now' }).click();
+    await page.getByRole('link', { name: 'Next' }).click();
+    await page.getByText('Everyday errands', { exact: true }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page).toHaveURL(`${origin}/welcome/contact-info`);
+    await page.getByText('Email', { exact: true }).click();
+    await page.getByRole('button', { name: 'Finish' }).click();
+    await expect(page).toHaveURL(`${origin}/dashboard`);
+    await page.goto(`${origin}/welcome/about-you`);
+    await expect(page.getByRole('checkbox', { name: /Everyday errands/ })).toBeChecked();
   });
 
   test('a refused sign-up keeps what was typed, but never the password', async ({ page }) => {
