@@ -1,7 +1,15 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { accountTokens, type AccountToken, type AccountTokenPurpose } from '../db/schema.ts';
+import {
+  accountTokens,
+  users,
+  type AccountToken,
+  type AccountTokenPurpose,
+  type User,
+} from '../db/schema.ts';
+import type { Clock } from './clock.ts';
 import { HOUR } from './clock.ts';
+import { withMinimumDuration } from './timing.ts';
 import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
 
 /** A password-reset link works for 2 hours (docs/PRODUCT.md §11.2). */
@@ -126,4 +134,30 @@ export async function voidAccountTokens(
         isNull(accountTokens.usedAt),
       ),
     );
+}
+
+/**
+ * For the requests that email a link (reset, unlock): runs `work` with the account of `email`,
+ * its row locked, in one transaction, or does nothing when there is no such account. Takes at least
+ * {@link TOKEN_REQUEST_MINIMUM_DURATION_MS} either way, so that neither the answer nor its timing
+ * tells whether the account exists. The row lock serialises requests for one account, so only the
+ * newest link ever works.
+ */
+export function withAccountOf(
+  database: Database,
+  clock: Clock,
+  email: string,
+  work: (transaction: Database, user: User, now: Date) => Promise<void>,
+): Promise<void> {
+  return withMinimumDuration(TOKEN_REQUEST_MINIMUM_DURATION_MS, async () => {
+    const now = clock.now();
+    await database.transaction(async (transaction) => {
+      const [user] = await transaction
+        .select()
+        .from(users)
+        .where(eq(users.email, email.trim().toLowerCase()))
+        .for('update');
+      if (user) await work(transaction, user, now);
+    });
+  });
 }

@@ -6,19 +6,17 @@ import {
   findUsableAccountToken,
   issueAccountToken,
   spendAccountToken,
-  TOKEN_REQUEST_MINIMUM_DURATION_MS,
+  withAccountOf,
   voidAccountTokens,
 } from './account-tokens.ts';
 import type { Clock } from './clock.ts';
 import { UNLOCKED_STATE } from './lockout.ts';
 import { enqueueEmail } from './outbox.ts';
 import { checkPasswordPolicy, hashPassword } from './passwords.ts';
-import { withMinimumDuration } from './timing.ts';
 
 /**
  * POST /users/password: when `email` has an account, issues a reset token (voiding older ones)
- * and writes the email with its link to the outbox, in one transaction. Takes at least
- * {@link TOKEN_REQUEST_MINIMUM_DURATION_MS} whether or not the account exists.
+ * and writes the email with its link to the outbox, in one transaction (see {@link withAccountOf}).
  */
 export function requestPasswordReset(
   database: Database,
@@ -26,25 +24,10 @@ export function requestPasswordReset(
   email: string,
   publicOrigin: string,
 ): Promise<void> {
-  return withMinimumDuration(TOKEN_REQUEST_MINIMUM_DURATION_MS, async () => {
-    const now = clock.now();
-    const normalised = email.trim().toLowerCase();
-    await database.transaction(async (transaction) => {
-      // The row lock serialises concurrent requests, so only the newest link ever works.
-      const [user] = await transaction
-        .select()
-        .from(users)
-        .where(eq(users.email, normalised))
-        .for('update');
-      if (!user) return;
-      const token = await issueAccountToken(transaction, user.id, 'reset_password', now);
-      await enqueueEmail(
-        transaction,
-        user.email,
-        passwordResetEmail(user, resetPasswordLink(publicOrigin, token)),
-        now,
-      );
-    });
+  return withAccountOf(database, clock, email, async (transaction, user, now) => {
+    const token = await issueAccountToken(transaction, user.id, 'reset_password', now);
+    const link = resetPasswordLink(publicOrigin, token);
+    await enqueueEmail(transaction, user.email, passwordResetEmail(user, link), now);
   });
 }
 

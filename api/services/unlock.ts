@@ -2,15 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users, type User } from '../db/schema.ts';
 import { unlockEmail, unlockLink } from './account-emails.ts';
-import {
-  issueAccountToken,
-  spendAccountToken,
-  TOKEN_REQUEST_MINIMUM_DURATION_MS,
-} from './account-tokens.ts';
+import { issueAccountToken, spendAccountToken, withAccountOf } from './account-tokens.ts';
 import type { Clock } from './clock.ts';
 import { isLocked, UNLOCKED_STATE } from './lockout.ts';
 import { enqueueEmail } from './outbox.ts';
-import { withMinimumDuration } from './timing.ts';
 
 /**
  * Issues a new unlock token for a locked user and writes the email with its link to the outbox.
@@ -34,8 +29,7 @@ export async function emailUnlockLink(
 
 /**
  * POST /users/unlock: emails a new unlock link when the account of `email` is locked right now,
- * and does nothing otherwise. Takes at least {@link TOKEN_REQUEST_MINIMUM_DURATION_MS} either way,
- * so that neither the answer nor its timing tells whether the account exists or is locked.
+ * and does nothing otherwise, answering alike either way (see {@link withAccountOf}).
  */
 export function requestUnlockLink(
   database: Database,
@@ -43,19 +37,8 @@ export function requestUnlockLink(
   email: string,
   publicOrigin: string,
 ): Promise<void> {
-  return withMinimumDuration(TOKEN_REQUEST_MINIMUM_DURATION_MS, async () => {
-    const now = clock.now();
-    const normalised = email.trim().toLowerCase();
-    await database.transaction(async (transaction) => {
-      // The row lock serialises this with sign-ins and other requests for the same account.
-      const [user] = await transaction
-        .select()
-        .from(users)
-        .where(eq(users.email, normalised))
-        .for('update');
-      if (!user || !isLocked(user, now)) return;
-      await emailUnlockLink(transaction, user, now, publicOrigin);
-    });
+  return withAccountOf(database, clock, email, async (transaction, user, now) => {
+    if (isLocked(user, now)) await emailUnlockLink(transaction, user, now, publicOrigin);
   });
 }
 
