@@ -28,6 +28,13 @@ describe('the route table', () => {
     ['/requests', 'Requests', 'auth', {}],
     ['/requests/42', 'Request', 'auth', { requestId: '42' }],
     ['/requests/category/7', 'RequestCategory', 'auth', { categoryId: '7' }],
+    [
+      '/requests/42/attachments/9',
+      'RequestAttachment',
+      'auth',
+      { requestId: '42', attachmentId: '9' },
+    ],
+    ['/storage/uploads/abc.def', 'Storage', 'public', { area: 'uploads', token: 'abc.def' }],
   ])('resolves %s to %s with the %s guard', (pathname, name, guard, params) => {
     expect(pageAt(pathname)).toEqual({ name, guard, params });
   });

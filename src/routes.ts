@@ -36,6 +36,8 @@ export type RouteName =
   | 'Requests'
   | 'Request'
   | 'RequestCategory'
+  | 'RequestAttachment'
+  | 'Storage'
   | 'KitGallery'
   | 'OutboxViewer'
   | 'Health';
@@ -72,6 +74,10 @@ export const paths = {
   mfaEnrollment: '/mfa-enrollment',
   dashboard: '/dashboard',
   requests: '/requests',
+  request: (requestId: string) => `/requests/${encodeURIComponent(requestId)}`,
+  requestCategory: (categoryId: string) => `/requests/category/${encodeURIComponent(categoryId)}`,
+  requestAttachment: (requestId: string, attachmentId: string) =>
+    `/requests/${encodeURIComponent(requestId)}/attachments/${encodeURIComponent(attachmentId)}`,
   outbox: '/dev/outbox',
 } as const;
 
@@ -88,10 +94,37 @@ export const pageRoutes = [
   { name: 'ResetPassword', pattern: '/reset-password/:resetToken', guard: 'public' },
   { name: 'MfaEnrollment', pattern: '/mfa-enrollment', guard: 'mfa-step' },
   { name: 'UnlockUser', pattern: '/unlock/:unlockToken', guard: 'public' },
-  { name: 'Dashboard', pattern: '/dashboard', guard: 'auth' },
+  // Pages with the new-request or note form: without JavaScript its file comes with the post.
+  { name: 'Dashboard', pattern: '/dashboard', guard: 'auth', maxBodyBytes: uploadBodyLimitBytes },
   { name: 'Requests', pattern: '/requests', guard: 'auth' },
-  { name: 'RequestCategory', pattern: '/requests/category/:categoryId', guard: 'auth' },
-  { name: 'Request', pattern: '/requests/:requestId', guard: 'auth' },
+  {
+    name: 'RequestCategory',
+    pattern: '/requests/category/:categoryId',
+    guard: 'auth',
+    maxBodyBytes: uploadBodyLimitBytes,
+  },
+  {
+    name: 'Request',
+    pattern: '/requests/:requestId',
+    guard: 'auth',
+    maxBodyBytes: uploadBodyLimitBytes,
+  },
+  /** Asks the API for a short-lived signed address of the file and sends the browser there. */
+  {
+    name: 'RequestAttachment',
+    pattern: '/requests/:requestId/attachments/:attachmentId',
+    guard: 'auth',
+  },
+  /**
+   * The embedded API's file storage (signed upload and download addresses, docs/PRODUCT.md
+   * §7.2.1); its signatures are the guard.
+   */
+  {
+    name: 'Storage',
+    pattern: '/storage/:area/:token',
+    guard: 'public',
+    maxBodyBytes: uploadBodyLimitBytes,
+  },
   // The gallery's stand-in storage target takes whole files.
   {
     name: 'KitGallery',
