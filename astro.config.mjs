@@ -3,7 +3,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
 import { createHash } from 'node:crypto';
-import { formBodyLimitBytes, uploadBodyLimitBytes } from './src/routes.ts';
+import { uploadBodyLimitBytes } from './src/routes.ts';
 import { layerOrder } from './src/styles/layer-order.mjs';
 
 /** @param {string} text */
@@ -40,8 +40,9 @@ export default defineConfig({
     allowedDomains: publicOrigin
       ? [{ hostname: publicOrigin.hostname, protocol: publicOrigin.protocol.replace(':', '') }]
       : [],
-    // Actions carry form fields only; files go straight to storage.
-    actionBodySizeLimit: formBodyLimitBytes,
+    // The largest form any page takes (a new request with its file, posted without JavaScript);
+    // the bodyLimit middleware holds every other route, RPC calls included, to its own limit.
+    actionBodySizeLimit: uploadBodyLimitBytes,
     csp: {
       directives: [
         "default-src 'self'",
