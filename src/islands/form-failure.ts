@@ -1,4 +1,5 @@
-import { isInputError, type SafeResult } from 'astro:actions';
+import type { SafeResult } from 'astro:actions';
+import { isInputError } from './island-actions';
 
 /** What `useActionState` holds for an Astro Action: nothing yet, or its last result. */
 export type ActionState<T> = SafeResult<Record<string, unknown>, T> | null;

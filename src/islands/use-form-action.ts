@@ -1,5 +1,6 @@
 import { withState } from '@astrojs/react/actions';
-import { isInputError, type SafeResult } from 'astro:actions';
+import type { SafeResult } from 'astro:actions';
+import { isInputError } from './island-actions';
 import { startTransition, useActionState, useEffect, type SubmitEvent } from 'react';
 import type { ErrorSummaryItem } from '../ui/ErrorSummary/ErrorSummary';
 import { formFailure, startingEmpty } from './form-failure';

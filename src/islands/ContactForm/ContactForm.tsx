@@ -1,4 +1,4 @@
-import { actions } from 'astro:actions';
+import { actions } from '../island-actions';
 import { useId } from 'react';
 import { contactMethods } from '../../lib/help-topics';
 import { profileFallbackMessage } from '../../lib/messages';

@@ -1,4 +1,4 @@
-import { actions } from 'astro:actions';
+import { actions } from '../island-actions';
 import { helpTopics } from '../../lib/help-topics';
 import { profileFallbackMessage } from '../../lib/messages';
 import { xsrfFieldName } from '../../lib/xsrf-names';

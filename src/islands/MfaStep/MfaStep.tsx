@@ -1,4 +1,4 @@
-import { actions } from 'astro:actions';
+import { actions } from '../island-actions';
 import { maskedPhone } from '../../lib/masked-phone';
 import {
   mfaEnrollFallbackMessage,

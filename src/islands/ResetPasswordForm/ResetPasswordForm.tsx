@@ -1,4 +1,4 @@
-import { actions } from 'astro:actions';
+import { actions } from '../island-actions';
 import { passwordResetFallbackMessage } from '../../lib/messages';
 import { newPasswordHint } from '../../lib/password-rules';
 import { xsrfFieldName } from '../../lib/xsrf-names';
