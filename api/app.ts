@@ -3,9 +3,16 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ApiDependencies } from './http/context.ts';
 import { errorResponse, ErrorMessage } from './http/errors.ts';
+import { createAttachmentsRoutes } from './routes/attachments.ts';
+import { createDashboardRoutes } from './routes/dashboard.ts';
+import { createDirectUploadsRoutes } from './routes/direct-uploads.ts';
 import { createMfaRoutes } from './routes/mfa.ts';
 import { createOutboxRoutes } from './routes/outbox.ts';
+import { createRequestCategoriesRoutes } from './routes/request-categories.ts';
+import { createRequestsRoutes } from './routes/requests.ts';
+import { createStorageRoutes } from './routes/storage.ts';
 import { createUsersRoutes } from './routes/users.ts';
+import { LocalFileStorage, STORAGE_PATH } from './services/storage/local-storage.ts';
 
 export type { ApiDependencies } from './http/context.ts';
 
@@ -14,30 +21,42 @@ export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /**
  * The reference API (docs/PRODUCT.md §7) as a Hono app: one sub-app per resource under
- * /api/v1. Every answer is JSON; errors are `{"error": "…"}` and never carry a stack, a path or
- * SQL.
+ * /api/v1, plus, with the local storage driver, its upload and download addresses under
+ * /storage. Every answer but a downloaded file is JSON; errors are `{"error": "…"}` and never
+ * carry a stack, a path or SQL.
  */
 export function createApiApp(dependencies: ApiDependencies): Hono {
   const v1 = new Hono()
     .route('/users', createUsersRoutes(dependencies))
-    .route('/mfa', createMfaRoutes(dependencies));
+    .route('/mfa', createMfaRoutes(dependencies))
+    .route('/dashboard', createDashboardRoutes(dependencies))
+    .route('/requests', createRequestsRoutes(dependencies))
+    .route('/request_categories', createRequestCategoriesRoutes(dependencies))
+    .route('/direct_uploads', createDirectUploadsRoutes(dependencies))
+    .route('/attachments', createAttachmentsRoutes(dependencies));
   // Development only: without the option the path does not exist (404 "Not found.").
   if (dependencies.outboxViewer) v1.route('/outbox', createOutboxRoutes(dependencies));
 
   const app = new Hono();
   app.use(async (c, next) => {
     await next();
-    // Answers carry tokens and personal data: no cache may keep them.
-    c.header('Cache-Control', 'no-store');
+    // Answers carry tokens and personal data: no cache may keep them (downloads say so
+    // themselves, in their own words).
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
     c.header('X-Content-Type-Options', 'nosniff');
   });
+  // Only the JSON calls: uploads to /storage are bounded by their signed, declared size.
   app.use(
+    '/api/v1/*',
     bodyLimit({
       maxSize: MAX_JSON_BODY_BYTES,
       onError: (c) => errorResponse(c, 413, ErrorMessage.bodyTooLarge),
     }),
   );
   app.route('/api/v1', v1);
+  if (dependencies.storage instanceof LocalFileStorage) {
+    app.route(STORAGE_PATH, createStorageRoutes(dependencies, dependencies.storage));
+  }
 
   app.notFound((c) => errorResponse(c, 404, ErrorMessage.notFound));
   app.onError((error, c) => {

@@ -1,7 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Hono } from 'hono';
 import { createApiApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
-import { seedDemoData, type DemoAccount } from './db/seed.ts';
+import { seedDemoData, seedDemoRequests, type DemoAccount } from './db/seed.ts';
 import { systemClock, type Clock } from './services/clock.ts';
 import {
   createSmtpEmailProvider,
@@ -15,14 +18,29 @@ import {
   type OutboxWorker,
   type TextProvider,
 } from './services/outbox.ts';
+import {
+  DEFAULT_STORAGE_DIR,
+  LocalFileStorage,
+  randomStorageSecret,
+} from './services/storage/local-storage.ts';
+import type { FileStorage } from './services/storage/file-storage.ts';
+import {
+  createUnattachedFileSweeper,
+  type UnattachedFileSweeper,
+} from './services/unattached-file-sweeper.ts';
 import { parseOrigin } from './settings.ts';
 
 export type { DemoAccount } from './db/seed.ts';
 export type { Clock } from './services/clock.ts';
 export type { EmailProvider, OutboxWorker, TextProvider } from './services/outbox.ts';
+export type { FileStorage } from './services/storage/file-storage.ts';
+export type { UnattachedFileSweeper } from './services/unattached-file-sweeper.ts';
 
 /** Where the site is when nobody says: the web server's default address. */
 export const DEFAULT_PUBLIC_ORIGIN = 'http://127.0.0.1:4321';
+
+/** The shortest storage secret accepted: 32 characters, as for SESSION_SECRET. */
+export const MIN_STORAGE_SECRET_LENGTH = 32;
 
 export interface ReferenceApiOptions {
   /** `postgres://…` for a real PostgreSQL; without it, an embedded PGlite is used. */
@@ -65,6 +83,28 @@ export interface ReferenceApiOptions {
   emailProvider?: EmailProvider | undefined;
   /** Delivers texts (default: they stay in the outbox). */
   textProvider?: TextProvider | undefined;
+  /**
+   * Where members' files live: any {@link FileStorage} (e.g. the S3 driver). Default: the local
+   * disk driver in `storageDir`, whose signed addresses start with `publicOrigin` and are served
+   * by this API under `/storage/…` (the web server forwards those paths to it).
+   */
+  storage?: FileStorage | undefined;
+  /**
+   * The local driver's directory, outside any web root (default `./data/storage`; with a
+   * `memory://` dataDir, a temporary directory removed on close).
+   */
+  storageDir?: string | undefined;
+  /**
+   * Signs the local driver's upload and download addresses (at least 32 characters). Without
+   * it, a random secret per process: addresses then stop working when the process restarts, and
+   * servers sharing one storage directory must all be given the same secret (`STORAGE_SECRET`).
+   */
+  storageSecret?: string | undefined;
+  /**
+   * Remove, every 10 minutes in this process, the files nobody attached within a day of asking
+   * for their upload address (default true). Tests turn it off and call `removeDue()` by hand.
+   */
+  sweepUnattachedFiles?: boolean | undefined;
 }
 
 /** The reference API, running in this process. */
@@ -73,7 +113,10 @@ export interface ReferenceApi {
   fetch(request: Request): Promise<Response>;
   /** The seeded demo accounts; empty unless `seedDemoData` was set. */
   demoAccounts: DemoAccount[];
-  /** Stops the outbox worker (waiting for a delivery in flight), then closes the database. */
+  /**
+   * Stops the outbox worker and the sweeper of unattached files (waiting for a pass in flight),
+   * then closes the database.
+   */
   close(): Promise<void>;
 }
 
@@ -84,6 +127,10 @@ export interface ReferenceApiServer extends ReferenceApi {
   outbox: OutboxWorker;
   /** Where emails go, for the start-up log, e.g. `SMTP smtp.example.com:587`. */
   emailDelivery: string;
+  /** Where files go: the chosen driver. */
+  storage: FileStorage;
+  /** Removes unattached files (started only with `sweepUnattachedFiles`). */
+  unattachedFiles: UnattachedFileSweeper;
 }
 
 /**
@@ -110,19 +157,45 @@ export async function openReferenceApi(
         })
       : keepInOutboxEmailProvider);
   const textProvider = options.textProvider ?? keepInOutboxTextProvider;
-
+  if (
+    options.storageSecret !== undefined &&
+    options.storageSecret.length < MIN_STORAGE_SECRET_LENGTH
+  ) {
+    throw new Error(`storageSecret must be at least ${MIN_STORAGE_SECRET_LENGTH} characters long.`);
+  }
   const database = await openDatabase({
     databaseUrl: options.databaseUrl,
     dataDir: options.dataDir,
   });
+  let throwAwayStorageDir: string | undefined;
   try {
+    // A database kept in memory keeps its files in a directory that goes with it.
+    throwAwayStorageDir =
+      options.storage === undefined &&
+      options.storageDir === undefined &&
+      options.dataDir?.startsWith('memory://')
+        ? await mkdtemp(path.join(tmpdir(), 'reference-api-storage-'))
+        : undefined;
+    const storage =
+      options.storage ??
+      new LocalFileStorage({
+        directory: options.storageDir ?? throwAwayStorageDir ?? DEFAULT_STORAGE_DIR,
+        secret:
+          options.storageSecret === undefined
+            ? randomStorageSecret()
+            : Buffer.from(options.storageSecret, 'utf8'),
+        publicOrigin,
+        clock,
+      });
     const demoAccounts = options.seedDemoData ? await seedDemoData(database.db, clock) : [];
+    if (options.seedDemoData) await seedDemoRequests(database.db, clock, storage);
     const app = createApiApp({
       db: database.db,
       clock,
       trustedProxies: options.trustedProxies ?? 0,
       publicOrigin,
       outboxViewer: options.outboxViewer ?? false,
+      storage,
     });
     const outbox = createOutboxWorker({
       db: database.db,
@@ -131,24 +204,30 @@ export async function openReferenceApi(
       text: textProvider,
     });
     if (options.deliverOutbox ?? true) outbox.start();
+    const unattachedFiles = createUnattachedFileSweeper({ db: database.db, clock, storage });
+    if (options.sweepUnattachedFiles ?? true) unattachedFiles.start();
     return {
       app,
       outbox,
       emailDelivery: emailProvider.description,
+      storage,
+      unattachedFiles,
       fetch: async (request) => app.fetch(request),
       demoAccounts,
       close: async () => {
         try {
-          await outbox.stop();
+          await Promise.all([outbox.stop(), unattachedFiles.stop()]);
           await emailProvider.close?.();
           await textProvider.close?.();
         } finally {
           await database.close();
+          if (throwAwayStorageDir) await rm(throwAwayStorageDir, { recursive: true, force: true });
         }
       },
     };
   } catch (error) {
     await database.close();
+    if (throwAwayStorageDir) await rm(throwAwayStorageDir, { recursive: true, force: true });
     throw error;
   }
 }

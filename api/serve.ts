@@ -11,8 +11,10 @@ import {
   parseSettings,
   portSetting,
   smtpUrlSetting,
+  storageSecretSetting,
   trustedProxiesSetting,
 } from './settings.ts';
+import { readS3Settings } from './services/storage/s3-settings.ts';
 
 /**
  * `npm run api`: the reference API alone over HTTP (docs/PRODUCT.md §7's local server on port
@@ -21,7 +23,9 @@ import {
  * Environment (README): API_HOST (127.0.0.1), API_PORT (3000), DATABASE_URL (unset: PGlite in
  * DATA_DIR/pglite), DATA_DIR (./data), SEED_DEMO_DATA (true), DEMO_PASSWORD (portal-demo-2026),
  * TRUSTED_PROXIES (0), PUBLIC_ORIGIN (http://127.0.0.1:4321), SMTP_URL (unset: emails stay in the
- * outbox), MAIL_FROM (Member Concierge <no-reply@{public host}>), OUTBOX_VIEWER (false).
+ * outbox), MAIL_FROM (Member Concierge <no-reply@{public host}>), OUTBOX_VIEWER (false),
+ * STORAGE_SECRET (unset: a random one per process; files are kept in DATA_DIR/storage), S3_*
+ * (files in an S3-compatible bucket instead).
  */
 const settingsSchema = z.object({
   API_HOST: hostSetting('127.0.0.1'),
@@ -34,11 +38,14 @@ const settingsSchema = z.object({
   SMTP_URL: smtpUrlSetting,
   MAIL_FROM: z.string().optional(),
   OUTBOX_VIEWER: booleanSetting(false),
+  STORAGE_SECRET: storageSecretSetting,
 });
 
 let settings: z.output<typeof settingsSchema>;
+let s3Settings: ReturnType<typeof readS3Settings>;
 try {
   settings = parseSettings(settingsSchema, process.env);
+  s3Settings = readS3Settings(process.env);
 } catch (error) {
   if (!(error instanceof ConfigurationError)) throw error;
   console.error(`\n${error.message}\n`);
@@ -47,6 +54,7 @@ try {
 
 const databaseUrl = settings.DATABASE_URL || undefined;
 const dataDir = path.resolve(settings.DATA_DIR || './data', 'pglite');
+const storageDir = path.resolve(settings.DATA_DIR || './data', 'storage');
 
 const api = await openReferenceApi({
   databaseUrl,
@@ -57,6 +65,12 @@ const api = await openReferenceApi({
   smtpUrl: settings.SMTP_URL,
   mailFrom: settings.MAIL_FROM?.trim() || undefined,
   outboxViewer: settings.OUTBOX_VIEWER,
+  storageDir,
+  storageSecret: settings.STORAGE_SECRET,
+  // The AWS SDK is loaded only when the files go to S3.
+  storage: s3Settings
+    ? (await import('./services/storage/s3-storage.ts')).createS3Storage(s3Settings)
+    : undefined,
 });
 
 const server = serve(
@@ -66,6 +80,16 @@ const server = serve(
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     console.log(`Reference API listening on http://${host}:${info.port} — database: ${database}`);
     console.log(`Emails: ${api.emailDelivery}; links point to ${settings.PUBLIC_ORIGIN}.`);
+    console.log(
+      s3Settings
+        ? `Files: ${api.storage.description}.`
+        : `Files: ${api.storage.description}; addresses start with ${settings.PUBLIC_ORIGIN}/storage/.`,
+    );
+    if (!s3Settings && !settings.STORAGE_SECRET) {
+      console.log(
+        'STORAGE_SECRET is not set: file addresses are signed with a random key and stop working when this process restarts.',
+      );
+    }
     if (settings.OUTBOX_VIEWER) {
       console.log(`Outbox viewer: http://${host}:${info.port}/api/v1/outbox`);
       if (!isLoopbackHost(settings.API_HOST)) {

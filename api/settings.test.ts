@@ -7,6 +7,7 @@ import {
   isLoopbackHost,
   parseSettings,
   portSetting,
+  storageSecretSetting,
   trustedProxiesSetting,
 } from './settings.ts';
 
@@ -56,5 +57,28 @@ describe('isLoopbackHost', () => {
     for (const host of ['0.0.0.0', '::', '192.0.2.1', 'portal.example.com']) {
       expect(isLoopbackHost(host)).toBe(false);
     }
+  });
+});
+
+describe('storageSecretSetting', () => {
+  const secretSchema = z.object({ STORAGE_SECRET: storageSecretSetting });
+
+  it('is undefined when unset or empty (a random secret per process)', () => {
+    expect(parseSettings(secretSchema, {}).STORAGE_SECRET).toBeUndefined();
+    expect(parseSettings(secretSchema, { STORAGE_SECRET: ' ' }).STORAGE_SECRET).toBeUndefined();
+  });
+
+  it('takes a secret of 32 characters or more', () => {
+    const secret = 's'.repeat(32);
+
+    expect(parseSettings(secretSchema, { STORAGE_SECRET: secret }).STORAGE_SECRET).toBe(secret);
+  });
+
+  it('refuses a shorter secret without repeating it', () => {
+    expect(() => parseSettings(secretSchema, { STORAGE_SECRET: 'short-secret-value' })).toThrow(
+      new ConfigurationError(
+        'Invalid configuration: STORAGE_SECRET must be at least 32 characters.',
+      ),
+    );
   });
 });

@@ -128,6 +128,24 @@ export const smtpUrlSetting = z
   });
 
 /**
+ * STORAGE_SECRET: the key that signs the local storage's upload and download addresses, at
+ * least 32 characters; empty or unset means a random one per process. A bad value is not
+ * repeated in the message: it is a secret.
+ */
+export const storageSecretSetting = z
+  .string()
+  .optional()
+  .transform((value, context) => {
+    const text = value?.trim() ?? '';
+    if (text === '') return undefined;
+    if (text.length < 32) {
+      context.addIssue({ code: 'custom', message: 'must be at least 32 characters' });
+      return z.NEVER;
+    }
+    return text;
+  });
+
+/**
  * Reads `environment` with `schema`; a bad value throws a {@link ConfigurationError} whose
  * message names every variable that is wrong.
  */

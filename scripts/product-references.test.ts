@@ -25,11 +25,14 @@ function sectionReferences(line: string): string[] {
   return Array.from(line.matchAll(/§\s?(\d+(?:\.\d+)*)/g), (match) => match[1] ?? '');
 }
 
-/** The sections docs/PRODUCT.md defines: `## n. Title` gives `n`, `### n.m Title` gives `n.m`. */
+/**
+ * The sections docs/PRODUCT.md defines: `## n. Title` gives `n`, `### n.m Title` gives `n.m`, and
+ * `### n.m.k Title` gives `n.m.k`.
+ */
 function productSections(markdown: string): Set<string> {
   const sections = new Set<string>();
   for (const line of markdown.split('\n')) {
-    const heading = /^## (\d+)\. \S|^### (\d+\.\d+)\.? \S/.exec(line);
+    const heading = /^## (\d+)\. \S|^### (\d+\.\d+(?:\.\d+)?)\.? \S/.exec(line);
     const number = heading?.[1] ?? heading?.[2];
     if (number !== undefined) sections.add(number);
   }
@@ -89,8 +92,9 @@ describe('section references (pure parts)', () => {
   });
 
   it('finds the sections of numbered headings only', () => {
-    const markdown = '# Title\n## 2. Two\n### 2.1 Part\n## Three\nText ## 4. not a heading';
-    expect([...productSections(markdown)]).toEqual(['2', '2.1']);
+    const markdown =
+      '# Title\n## 2. Two\n### 2.1 Part\n### 2.1.1 Detail\n## Three\nText ## 4. not a heading';
+    expect([...productSections(markdown)]).toEqual(['2', '2.1', '2.1.1']);
   });
 
   it('names the line and the reference of a section that does not exist', () => {

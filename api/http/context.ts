@@ -1,6 +1,7 @@
 import type { Database } from '../db/client.ts';
 import type { Session, User } from '../db/schema.ts';
 import type { Clock } from '../services/clock.ts';
+import type { FileStorage } from '../services/storage/file-storage.ts';
 
 /** What every route of the API needs, handed over when the app is created. */
 export interface ApiDependencies {
@@ -15,6 +16,11 @@ export interface ApiDependencies {
   publicOrigin: string;
   /** Serve GET /api/v1/outbox, the development outbox viewer (never in production). */
   outboxViewer: boolean;
+  /**
+   * Where members' files live. The local driver's addresses point at this app, which then serves
+   * them under `/storage` (api/routes/storage.ts); other drivers' addresses point elsewhere.
+   */
+  storage: FileStorage;
 }
 
 /** Context variables set by the middleware of api/http/. */

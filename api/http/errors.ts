@@ -29,6 +29,22 @@ export const ErrorMessage = {
   invalidMfaCode: 'Unable to verify MFA token',
   companyRequiresMfa: 'Your company requires two-step verification.',
   contactPhoneRequired: 'Add a phone number to be contacted by phone or text.',
+  unknownCategory: 'Choose one of the request categories.',
+  attachmentNotFound: 'We cannot find that file. Please upload it again.',
+  attachmentNotUploaded: 'That file has not finished uploading. Please wait, or upload it again.',
+  attachmentAlreadyAttached: 'That file is already attached elsewhere. Please upload it again.',
+  emptyNote: 'Write a note or attach a file.',
+  requestClosed: 'This request is already closed.',
+  fileTooLarge: 'Files can be at most 25 MB.',
+  uploadAddressInvalid:
+    'This upload address is invalid or has expired. Please upload the file again.',
+  uploadContentTypeMismatch: 'The file is not of the type declared for this upload.',
+  uploadChecksumMismatch: 'The file does not match the checksum declared for this upload.',
+  uploadTooLarge: 'The file is larger than declared for this upload.',
+  uploadIncomplete: 'The file is smaller than declared for this upload: it did not arrive whole.',
+  uploadAlreadyDone: 'This file has already been uploaded.',
+  downloadAddressInvalid:
+    'This download link is invalid or has expired. Please open the file again from its request.',
   internal: 'Something went wrong. Please try again later.',
 } as const;
 

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { consumeRateLimit, type RateLimitRule } from '../services/rate-limits.ts';
-import type { ApiDependencies } from './context.ts';
+import type { ApiDependencies, ApiEnv } from './context.ts';
 import { errorResponse, ErrorMessage } from './errors.ts';
 
 /**
@@ -31,6 +31,22 @@ export function rateLimit(
 ): MiddlewareHandler {
   return async (c, next) => {
     const refusal = await tooManyRequests(c, dependencies, rule, subjectOf(c));
+    if (refusal) return refusal;
+    await next();
+    return undefined;
+  };
+}
+
+/**
+ * {@link rateLimit} counted per signed-in member, whichever address they call from. Goes after
+ * requireSession.
+ */
+export function rateLimitPerUser(
+  dependencies: Pick<ApiDependencies, 'db' | 'clock'>,
+  rule: RateLimitRule,
+): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const refusal = await tooManyRequests(c, dependencies, rule, String(c.get('user').id));
     if (refusal) return refusal;
     await next();
     return undefined;

@@ -1,7 +1,14 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeValidationIssue, jsonBody, validationIssueField } from './validation.ts';
+import {
+  describeValidationIssue,
+  isUuid,
+  jsonBody,
+  queryParameters,
+  uuidParameter,
+  validationIssueField,
+} from './validation.ts';
 
 const schema = z.object({
   user: z.object({
@@ -94,5 +101,67 @@ describe('jsonBody', () => {
     expect(await (await post('{name:', 'application/json')).json()).toEqual({
       error: 'Malformed JSON body.',
     });
+  });
+});
+
+describe('describeValidationIssue for lists and refinements', () => {
+  const listSchema = z.object({
+    ids: z.array(z.string()).max(1),
+    type: z.string().refine((value) => value.includes('/'), { message: 'must be a media type' }),
+  });
+  const describeFirst = (body: unknown) => {
+    const [issue] = listSchema.safeParse(body).error?.issues ?? [];
+    return issue ? describeValidationIssue(issue, body) : 'valid';
+  };
+
+  it('says how many items a list may have', () => {
+    expect(describeFirst({ ids: ['a', 'b'], type: 'a/b' })).toBe('ids must have at most 1 item.');
+  });
+
+  it('uses the words of a refinement after the field', () => {
+    expect(describeFirst({ ids: [], type: 'pdf' })).toBe('type must be a media type.');
+  });
+});
+
+describe('uuidParameter', () => {
+  const app = new Hono().get('/things/:id', uuidParameter('id'), (c) => c.text('found'));
+
+  it('lets a UUID through', async () => {
+    const response = await app.request('/things/0b7e7c7e-3c55-4d5e-9d3c-1f0a2b3c4d5e');
+
+    expect(await response.text()).toBe('found');
+  });
+
+  it.each(['1', 'abc', '0b7e7c7e-3c55-4d5e-9d3c-1f0a2b3c4d5', '0b7e7c7e3c554d5e9d3c1f0a2b3c4d5e'])(
+    'answers 404 "Not found." for %s',
+    async (id) => {
+      const response = await app.request(`/things/${id}`);
+
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: 'Not found.' });
+    },
+  );
+
+  it('recognises UUIDs in either case', () => {
+    expect(isUuid('0B7E7C7E-3C55-4D5E-9D3C-1F0A2B3C4D5E')).toBe(true);
+  });
+});
+
+describe('queryParameters', () => {
+  const app = new Hono().get(
+    '/',
+    queryParameters(z.object({ page: z.coerce.number().int().min(1).optional() })),
+    (c) => c.json(c.req.valid('query')),
+  );
+
+  it('hands the parsed parameters to the handler', async () => {
+    expect(await (await app.request('/?page=3')).json()).toEqual({ page: 3 });
+  });
+
+  it('answers 400 naming the parameter', async () => {
+    const response = await app.request('/?page=0');
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'page must be at least 1.', field: 'page' });
   });
 });

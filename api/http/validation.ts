@@ -55,9 +55,15 @@ export function describeValidationIssue(issue: z.core.$ZodIssue, body: unknown):
       if (issue.origin === 'string') {
         return `${field} must be at most ${issue.maximum} characters.`;
       }
+      if (issue.origin === 'array') {
+        return `${field} must have at most ${issue.maximum} ${Number(issue.maximum) === 1 ? 'item' : 'items'}.`;
+      }
       return `${field} must be at most ${issue.maximum}.`;
     case 'invalid_value':
       return `${field} must be one of: ${issue.values.map(String).join(', ')}.`;
+    case 'custom':
+      // Refinements say what the value must be, e.g. `must be a media type such as image/png`.
+      return `${field} ${issue.message}.`;
     default:
       return `${field} is invalid.`;
   }
@@ -118,4 +124,43 @@ export function jsonBody<Schema extends z.ZodType>(schema: Schema, options: Json
     return validate(c, next);
   };
   return middleware;
+}
+
+/**
+ * Validates the query string against a zod schema of strings; an invalid parameter answers 400
+ * naming it (`{"error": "page must be …", "field": "page"}`). The handler reads the parsed value
+ * with `c.req.valid('query')`.
+ */
+export function queryParameters<Schema extends z.ZodType>(schema: Schema) {
+  return zValidator('query', schema, (result, c) => {
+    if (result.success) return undefined;
+    const [firstIssue] = result.error.issues;
+    if (!firstIssue) return errorResponse(c, 400, ErrorMessage.badRequest);
+    return errorResponse(
+      c,
+      400,
+      describeValidationIssue(firstIssue, result.data),
+      validationIssueField(firstIssue),
+    );
+  });
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `value` is written as a UUID (the ids of requests, notes and files). */
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(value);
+}
+
+/**
+ * Admits only a path whose parameter `name` is a UUID. Anything else answers 404 "Not found.",
+ * exactly like an id that exists but is not the member's own (docs/PRODUCT.md §7.2), and never
+ * reaches the database.
+ */
+export function uuidParameter(name: string): MiddlewareHandler {
+  return async (c, next) => {
+    if (!isUuid(c.req.param(name) ?? '')) return errorResponse(c, 404, ErrorMessage.notFound);
+    await next();
+    return undefined;
+  };
 }

@@ -5,6 +5,7 @@ import type { Clock } from './clock.ts';
 import { hasEnrolledMfa } from './mfa.ts';
 import { formatUsPhoneNumber, normaliseUsPhoneNumber, phoneLastDigits } from './phone-numbers.ts';
 import type { ContactMethod, HelpTopic } from './profile-choices.ts';
+import { countMemberRequests } from './requests.ts';
 
 export {
   CONTACT_METHODS,
@@ -48,9 +49,7 @@ export async function describeCurrentUser(
     full_name: `${user.name} ${user.lastName}`,
     email: user.email,
     company: company ? { name: company.name } : null,
-    // Requests are stored in a table that this schema does not have yet; until it does, every
-    // member has made none. Clients increment the count locally after making one.
-    request_count: 0,
+    request_count: await countMemberRequests(database, user.id),
     help_topics: user.helpTopics,
     phone_number: user.contactPhone === null ? null : formatUsPhoneNumber(user.contactPhone),
     preferred_contact_method: user.preferredContactMethod,

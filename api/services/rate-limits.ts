@@ -60,6 +60,23 @@ export const UNLOCK_REQUEST_PER_IP: RateLimitRule = {
 };
 
 /**
+ * New requests and notes, per member: far above what a person writes, low enough that a script
+ * cannot fill the concierge's queue.
+ */
+export const REQUEST_WRITES_PER_USER: RateLimitRule = {
+  name: 'request_writes:user',
+  limit: 60,
+  windowMs: HOUR,
+};
+
+/** Direct upload addresses, per member: each is a row until it is attached or removed. */
+export const DIRECT_UPLOADS_PER_USER: RateLimitRule = {
+  name: 'direct_uploads:user',
+  limit: 100,
+  windowMs: HOUR,
+};
+
+/**
  * The subject a per-account limit counts under: a hash of the normalised email, whether or not
  * it has an account (so a 429 reveals nothing), and without keeping the address itself in the
  * counters table.

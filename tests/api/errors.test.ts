@@ -155,6 +155,7 @@ describe('internal errors', () => {
         trustedProxies: 0,
         publicOrigin: TEST_PUBLIC_ORIGIN,
         outboxViewer: false,
+        storage: api.storage,
       });
 
       const response = await app.request(
@@ -184,6 +185,7 @@ describe('internal errors', () => {
         trustedProxies: 0,
         publicOrigin: TEST_PUBLIC_ORIGIN,
         outboxViewer: false,
+        storage: api.storage,
       });
 
       const response = await app.request('/api/v1/users/current', {

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { count, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, users } from '../../api/db/schema.ts';
@@ -9,12 +12,16 @@ import { createFreshDatabase, openTestDatabase, type FreshDatabase } from './sup
 
 describe('startReferenceApi', () => {
   let fresh: FreshDatabase;
+  let storageDir: string;
   let api: ReferenceApi;
 
   beforeAll(async () => {
     fresh = await createFreshDatabase();
+    // The demo requests come with files: they go to a folder of this test's own.
+    storageDir = await mkdtemp(path.join(tmpdir(), 'reference-api-files-'));
     api = await startReferenceApi({
       ...fresh.options,
+      storageDir,
       seedDemoData: true,
       clock: createMovableClock(),
     });
@@ -23,6 +30,7 @@ describe('startReferenceApi', () => {
   afterAll(async () => {
     await api.close();
     await fresh.dispose();
+    await rm(storageDir, { recursive: true, force: true });
   });
 
   it('lists the five demo accounts with the default password', () => {

@@ -1,4 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import pg from 'pg';
@@ -7,12 +10,17 @@ import { openDatabase, type Database, type OpenedDatabase } from '../../api/db/c
 import {
   companies,
   outboxMessages,
+  requests,
+  requestUpdates,
   users,
   type OutboxMessage,
+  type RequestStatus,
   type User,
 } from '../../api/db/schema.ts';
 import { createMovableClock, type MovableClock } from '../../api/services/clock.ts';
 import { hashPassword } from '../../api/services/passwords.ts';
+import type { FileStorage } from '../../api/services/storage/file-storage.ts';
+import { LocalFileStorage } from '../../api/services/storage/local-storage.ts';
 
 export interface FreshDatabase {
   /** What to pass to openDatabase or startReferenceApi to reach it. */
@@ -106,6 +114,8 @@ export interface TestApi {
   app: Hono;
   db: Database;
   clock: MovableClock;
+  /** The storage driver: by default the local one, in a temporary directory of its own. */
+  storage: FileStorage;
   createUser(options?: TestUserOptions): Promise<TestUser>;
   /**
    * POSTs to sign_in. Each call comes from a new client address unless one is given, so that
@@ -165,18 +175,30 @@ export function jsonRequest(body: unknown, headers: Record<string, string> = {})
 export interface TestApiOptions {
   trustedProxies?: number;
   outboxViewer?: boolean;
+  /** Another storage driver than the local one. */
+  storage?: FileStorage;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const database = await openTestDatabase();
   const { db } = database;
   const clock = createMovableClock();
+  const storageDirectory = await mkdtemp(path.join(tmpdir(), 'api-test-storage-'));
+  const storage =
+    options.storage ??
+    new LocalFileStorage({
+      directory: storageDirectory,
+      secret: randomBytes(32),
+      publicOrigin: TEST_PUBLIC_ORIGIN,
+      clock,
+    });
   const app = createApiApp({
     db,
     clock,
     trustedProxies: options.trustedProxies ?? 1,
     publicOrigin: TEST_PUBLIC_ORIGIN,
     outboxViewer: options.outboxViewer ?? false,
+    storage,
   });
   const fromAddress = (clientAddress: string | undefined) => ({
     'X-Forwarded-For': clientAddress ?? randomClientAddress(),
@@ -186,6 +208,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     app,
     db,
     clock,
+    storage,
     async createUser(userOptions = {}) {
       const email = userOptions.email ?? uniqueEmail();
       const password = userOptions.password ?? TEST_PASSWORD;
@@ -290,7 +313,10 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
         .where(eq(outboxMessages.recipient, recipient))
         .orderBy(asc(outboxMessages.id));
     },
-    close: () => database.close(),
+    close: async () => {
+      await database.close();
+      await rm(storageDirectory, { recursive: true, force: true });
+    },
   };
   return api;
 }
@@ -318,4 +344,155 @@ export async function reloadUser(db: Database, userId: number): Promise<User> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) throw new Error(`User ${userId} is gone.`);
   return user;
+}
+
+/** The base64 SHA-256 of a file, as POST /direct_uploads takes it. */
+export function sha256Base64(content: Uint8Array | string): string {
+  return createHash('sha256').update(content).digest('base64');
+}
+
+export interface TestFile {
+  filename?: string;
+  contentType?: string;
+  content?: Uint8Array | string;
+}
+
+/** What POST /direct_uploads answers. */
+export interface DirectUploadAnswer {
+  id: string;
+  filename: string;
+  content_type: string;
+  byte_size: number;
+  direct_upload: { url: string; method: 'PUT'; headers: Record<string, string> };
+  expires_at: string;
+}
+
+/** The content of a test file as bytes (default: a short text). */
+export function testFileBytes(file: TestFile = {}): Uint8Array {
+  const content = file.content ?? 'Moving inventory: sofa, table, 25 boxes.';
+  return typeof content === 'string' ? new TextEncoder().encode(content) : content;
+}
+
+/**
+ * POST /direct_uploads for a file (default: a short text file named `inventory.txt`), as the
+ * member of `token`; answers the 201 body.
+ */
+export async function requestDirectUpload(
+  api: TestApi,
+  token: string,
+  file: TestFile = {},
+): Promise<DirectUploadAnswer> {
+  const bytes = testFileBytes(file);
+  const response = await api.call('POST', '/api/v1/direct_uploads', {
+    token,
+    body: {
+      blob: {
+        filename: file.filename ?? 'inventory.txt',
+        content_type: file.contentType ?? 'text/plain',
+        byte_size: bytes.byteLength,
+        checksum: sha256Base64(bytes),
+      },
+    },
+  });
+  if (response.status !== 201) {
+    throw new Error(
+      `POST /direct_uploads failed with ${response.status}: ${await response.text()}`,
+    );
+  }
+  return (await response.json()) as DirectUploadAnswer;
+}
+
+/** PUTs `body` to a direct upload address with its headers (or `headers` instead). */
+export async function putUpload(
+  api: TestApi,
+  upload: DirectUploadAnswer,
+  body: Uint8Array | string,
+  headers: Record<string, string> = upload.direct_upload.headers,
+): Promise<Response> {
+  return api.app.request(upload.direct_upload.url, {
+    method: upload.direct_upload.method,
+    headers,
+    body: typeof body === 'string' ? new TextEncoder().encode(body) : new Uint8Array(body),
+  });
+}
+
+/** Asks for an upload address and uploads the file; answers the file's id (ready to attach). */
+export async function uploadFile(
+  api: TestApi,
+  token: string,
+  file: TestFile = {},
+): Promise<string> {
+  const upload = await requestDirectUpload(api, token, file);
+  const response = await putUpload(api, upload, testFileBytes(file));
+  if (response.status !== 204) {
+    throw new Error(`The upload failed with ${response.status}: ${await response.text()}`);
+  }
+  return upload.id;
+}
+
+export interface StoredRequestOptions {
+  categoryId?: string;
+  title?: string;
+  status?: RequestStatus;
+  /** When it was made and last updated (default: the test clock's now). */
+  createdAt?: Date;
+  updatedAt?: Date;
+}
+
+/**
+ * Writes a request straight to the database, with its `created` entry and, for any status but
+ * `submitted`, a concierge's status change at `updatedAt`: for lists, paging and filters.
+ * Answers its id.
+ */
+export async function storeRequest(
+  api: TestApi,
+  userId: number,
+  options: StoredRequestOptions = {},
+): Promise<string> {
+  const createdAt = options.createdAt ?? api.clock.now();
+  const updatedAt = options.updatedAt ?? createdAt;
+  const status = options.status ?? 'submitted';
+  const [request] = await api.db
+    .insert(requests)
+    .values({
+      userId,
+      categoryId: options.categoryId ?? 'travel',
+      title: options.title ?? 'Flights to Denver',
+      status,
+      createdAt,
+      updatedAt,
+    })
+    .returning({ id: requests.id });
+  if (!request) throw new Error('The test request was not stored.');
+  await api.db
+    .insert(requestUpdates)
+    .values({ requestId: request.id, kind: 'created', author: 'member', createdAt });
+  if (status !== 'submitted') {
+    await addConciergeUpdate(api, request.id, { status, createdAt: updatedAt });
+  }
+  return request.id;
+}
+
+/**
+ * What the concierge does (no API route yet): a note, or with `status` a status change, on a
+ * request's timeline; moves the request's status and `updated_at` along.
+ */
+export async function addConciergeUpdate(
+  api: TestApi,
+  requestId: string,
+  update: { status?: RequestStatus; body?: string; createdAt?: Date },
+): Promise<void> {
+  const createdAt = update.createdAt ?? api.clock.now();
+  await api.db.insert(requestUpdates).values({
+    requestId,
+    kind: update.status ? 'status_changed' : 'note',
+    author: 'concierge',
+    body: update.body ?? '',
+    status: update.status ?? null,
+    createdAt,
+  });
+  await api.db
+    .update(requests)
+    .set({ updatedAt: createdAt, ...(update.status ? { status: update.status } : {}) })
+    .where(eq(requests.id, requestId));
 }

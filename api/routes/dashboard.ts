@@ -1,0 +1,12 @@
+import { Hono } from 'hono';
+import { requireSession } from '../http/authentication.ts';
+import type { ApiDependencies, ApiEnv } from '../http/context.ts';
+import { describeDashboard } from '../services/dashboard.ts';
+
+/** The member's dashboard: /api/v1/dashboard (docs/PRODUCT.md §7.2.1). */
+export function createDashboardRoutes(dependencies: ApiDependencies) {
+  const { db } = dependencies;
+  return new Hono<ApiEnv>().get('/', requireSession(dependencies), async (c) =>
+    c.json(await describeDashboard(db, c.get('user').id)),
+  );
+}

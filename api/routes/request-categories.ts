@@ -1,0 +1,33 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { requireSession } from '../http/authentication.ts';
+import type { ApiDependencies, ApiEnv } from '../http/context.ts';
+import { errorResponse, ErrorMessage } from '../http/errors.ts';
+import { queryParameters } from '../http/validation.ts';
+import { findCategory, listCategories } from '../services/request-categories.ts';
+import { pageOfRequests } from '../services/requests.ts';
+import { pageParameter } from './requests.ts';
+
+const categoryQuery = z.object({ page: pageParameter });
+
+/**
+ * What members can ask for: /api/v1/request_categories (docs/PRODUCT.md §7.2.1). A category's
+ * page lists the member's own requests in it, paged like GET /requests.
+ */
+export function createRequestCategoriesRoutes(dependencies: ApiDependencies) {
+  const { db } = dependencies;
+  const session = requireSession(dependencies);
+
+  return new Hono<ApiEnv>()
+    .get('/', session, async (c) => c.json({ categories: await listCategories(db) }))
+    .get('/:id', session, queryParameters(categoryQuery), async (c) => {
+      const category = await findCategory(db, c.req.param('id'));
+      if (!category) return errorResponse(c, 404, ErrorMessage.notFound);
+      const page = await pageOfRequests(db, {
+        userId: c.get('user').id,
+        categoryId: category.id,
+        page: c.req.valid('query').page ?? 1,
+      });
+      return c.json({ category, ...page });
+    });
+}

@@ -1,0 +1,14 @@
+/**
+ * The partner offers of docs/PRODUCT.md §2.3, by id. Every member may see all of them; their words
+ * and addresses are the web tier's editable content (src/content/offers.yaml).
+ */
+export const PARTNER_OFFER_IDS = [
+  'term-life-insurance',
+  'auto-insurance',
+  'home-insurance',
+  'home-warranty',
+  'renters-insurance',
+  'pet-insurance',
+  'wills-and-trusts',
+] as const;
+export type PartnerOfferId = (typeof PARTNER_OFFER_IDS)[number];

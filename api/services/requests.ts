@@ -1,0 +1,294 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import {
+  OPEN_REQUEST_STATUSES,
+  requestCategories,
+  requests,
+  requestUpdates,
+  type RequestStatus,
+} from '../db/schema.ts';
+import type { Clock } from './clock.ts';
+import { attachFiles, type AttachmentProblem } from './files.ts';
+import {
+  countRequests,
+  listRequestSummaries,
+  loadRequest,
+  loadUpdate,
+  type RequestAnswer,
+  type RequestSummaryAnswer,
+  type UpdateAnswer,
+} from './request-answers.ts';
+import type { FileStorage } from './storage/file-storage.ts';
+
+/** Concierge requests (docs/PRODUCT.md §7.2.1): listing, making, notes and cancelling. */
+
+export const MAX_TITLE_LENGTH = 120;
+export const MAX_DETAILS_LENGTH = 5000;
+export const MAX_NOTE_LENGTH = 5000;
+/** Files a request, or a note, may carry (docs/PRODUCT.md §9). */
+export const MAX_ATTACHMENTS = 1;
+export const REQUESTS_PER_PAGE = 10;
+
+/** `open` and `closed` in list filters. */
+export const REQUEST_STATUS_GROUPS = {
+  open: OPEN_REQUEST_STATUSES,
+  closed: ['completed', 'cancelled'],
+} as const satisfies Record<string, readonly RequestStatus[]>;
+export type RequestStatusGroup = keyof typeof REQUEST_STATUS_GROUPS;
+
+export function isOpenStatus(status: RequestStatus): boolean {
+  return (OPEN_REQUEST_STATUSES as readonly RequestStatus[]).includes(status);
+}
+
+export interface PageMeta {
+  page: number;
+  per_page: number;
+  total_count: number;
+  total_pages: number;
+}
+
+export interface RequestPage {
+  requests: RequestSummaryAnswer[];
+  meta: PageMeta;
+}
+
+/** One page of a member's requests, most recently updated first; past the last, none. */
+export async function pageOfRequests(
+  database: Database,
+  query: {
+    userId: number;
+    status?: RequestStatusGroup | undefined;
+    categoryId?: string | undefined;
+    page: number;
+  },
+): Promise<RequestPage> {
+  const filter = {
+    userId: query.userId,
+    statuses: query.status === undefined ? undefined : REQUEST_STATUS_GROUPS[query.status],
+    categoryId: query.categoryId,
+  };
+  const totalCount = await countRequests(database, filter);
+  const totalPages = Math.ceil(totalCount / REQUESTS_PER_PAGE);
+  const summaries =
+    query.page > totalPages
+      ? []
+      : await listRequestSummaries(database, filter, {
+          limit: REQUESTS_PER_PAGE,
+          offset: (query.page - 1) * REQUESTS_PER_PAGE,
+        });
+  return {
+    requests: summaries,
+    meta: {
+      page: query.page,
+      per_page: REQUESTS_PER_PAGE,
+      total_count: totalCount,
+      total_pages: totalPages,
+    },
+  };
+}
+
+/** How many requests the member has made (GET /users/current's `request_count`). */
+export function countMemberRequests(database: Database, userId: number): Promise<number> {
+  return countRequests(database, { userId });
+}
+
+export interface NewRequest {
+  categoryId: string;
+  title: string;
+  details: string;
+  attachmentIds: readonly string[];
+}
+
+export type CreateRequestResult =
+  | { created: true; request: RequestAnswer }
+  | { created: false; reason: 'unknown_category' | AttachmentProblem };
+
+/** Thrown by `refuse` inside a transaction to undo it; carries why. */
+class Refusal extends Error {
+  readonly reason: string;
+
+  constructor(reason: string) {
+    super(reason);
+    this.reason = reason;
+  }
+}
+
+/**
+ * Runs `work` in a transaction. Calling `refuse(reason)` in it rolls everything back, and the
+ * reason is returned instead of a result.
+ */
+async function refusable<Result, Reason extends string>(
+  database: Database,
+  work: (transaction: Database, refuse: (reason: Reason) => never) => Promise<Result>,
+): Promise<{ done: true; result: Result } | { done: false; reason: Reason }> {
+  const refuse = (reason: Reason): never => {
+    throw new Refusal(reason);
+  };
+  try {
+    return {
+      done: true,
+      result: await database.transaction((transaction) => work(transaction, refuse)),
+    };
+  } catch (error) {
+    // Only `refuse` makes a Refusal, and only with a Reason.
+    if (error instanceof Refusal) return { done: false, reason: error.reason as Reason };
+    throw error;
+  }
+}
+
+/** Makes a request with its `created` timeline entry and its file, all or nothing. */
+export async function createRequest(
+  database: Database,
+  clock: Clock,
+  storage: FileStorage,
+  userId: number,
+  input: NewRequest,
+): Promise<CreateRequestResult> {
+  const outcome = await refusable<RequestAnswer, 'unknown_category' | AttachmentProblem>(
+    database,
+    async (transaction, refuse) => {
+      const [category] = await transaction
+        .select({ id: requestCategories.id })
+        .from(requestCategories)
+        .where(eq(requestCategories.id, input.categoryId));
+      if (!category) return refuse('unknown_category');
+      const now = clock.now();
+      const [request] = await transaction
+        .insert(requests)
+        .values({
+          userId,
+          categoryId: category.id,
+          title: input.title,
+          details: input.details,
+          status: 'submitted',
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: requests.id });
+      if (!request) throw new Error('Creating a request returned no row.');
+      const [update] = await transaction
+        .insert(requestUpdates)
+        .values({ requestId: request.id, kind: 'created', author: 'member', createdAt: now })
+        .returning({ id: requestUpdates.id });
+      if (!update) throw new Error('Creating a timeline entry returned no row.');
+      const problem = await attachFiles(
+        transaction,
+        storage,
+        now,
+        { userId, requestId: request.id, requestUpdateId: update.id },
+        input.attachmentIds,
+      );
+      if (problem) return refuse(problem);
+      const answer = await loadRequest(transaction, userId, request.id);
+      if (!answer) throw new Error(`Request ${request.id} vanished while being created.`);
+      return answer;
+    },
+  );
+  return outcome.done
+    ? { created: true, request: outcome.result }
+    : { created: false, reason: outcome.reason };
+}
+
+export interface NewNote {
+  body: string;
+  attachmentIds: readonly string[];
+}
+
+export type AddNoteResult =
+  | { added: true; update: UpdateAnswer }
+  | { added: false; reason: 'not_found' | 'closed' | AttachmentProblem };
+
+/**
+ * Adds the member's note (and its file) to the timeline of one of their open requests, and
+ * moves the request to the top of the lists. A closed request takes no more notes: nobody is
+ * working on it to read them.
+ */
+export async function addNote(
+  database: Database,
+  clock: Clock,
+  storage: FileStorage,
+  userId: number,
+  requestId: string,
+  note: NewNote,
+): Promise<AddNoteResult> {
+  const outcome = await refusable<UpdateAnswer, 'not_found' | 'closed' | AttachmentProblem>(
+    database,
+    async (transaction, refuse) => {
+      const [request] = await transaction
+        .select({ id: requests.id, status: requests.status })
+        .from(requests)
+        .where(and(eq(requests.id, requestId), eq(requests.userId, userId)))
+        .for('update');
+      if (!request) return refuse('not_found');
+      if (!isOpenStatus(request.status)) return refuse('closed');
+      const now = clock.now();
+      const [update] = await transaction
+        .insert(requestUpdates)
+        .values({
+          requestId: request.id,
+          kind: 'note',
+          author: 'member',
+          body: note.body,
+          createdAt: now,
+        })
+        .returning({ id: requestUpdates.id });
+      if (!update) throw new Error('Adding a note returned no row.');
+      const problem = await attachFiles(
+        transaction,
+        storage,
+        now,
+        { userId, requestId: request.id, requestUpdateId: update.id },
+        note.attachmentIds,
+      );
+      if (problem) return refuse(problem);
+      await transaction.update(requests).set({ updatedAt: now }).where(eq(requests.id, request.id));
+      return loadUpdate(transaction, update.id);
+    },
+  );
+  return outcome.done
+    ? { added: true, update: outcome.result }
+    : { added: false, reason: outcome.reason };
+}
+
+export type CancelRequestResult =
+  | { cancelled: true; request: RequestAnswer }
+  | { cancelled: false; reason: 'not_found' | 'closed' };
+
+/** Moves one of the member's open requests to `cancelled`, with its timeline entry. */
+export async function cancelRequest(
+  database: Database,
+  clock: Clock,
+  userId: number,
+  requestId: string,
+): Promise<CancelRequestResult> {
+  const outcome = await refusable<RequestAnswer, 'not_found' | 'closed'>(
+    database,
+    async (transaction, refuse) => {
+      const [request] = await transaction
+        .select({ id: requests.id, status: requests.status })
+        .from(requests)
+        .where(and(eq(requests.id, requestId), eq(requests.userId, userId)))
+        .for('update');
+      if (!request) return refuse('not_found');
+      if (!isOpenStatus(request.status)) return refuse('closed');
+      const now = clock.now();
+      await transaction
+        .update(requests)
+        .set({ status: 'cancelled', updatedAt: now })
+        .where(eq(requests.id, request.id));
+      await transaction.insert(requestUpdates).values({
+        requestId: request.id,
+        kind: 'status_changed',
+        author: 'member',
+        status: 'cancelled',
+        createdAt: now,
+      });
+      const answer = await loadRequest(transaction, userId, request.id);
+      if (!answer) throw new Error(`Request ${request.id} vanished while being cancelled.`);
+      return answer;
+    },
+  );
+  return outcome.done
+    ? { cancelled: true, request: outcome.result }
+    : { cancelled: false, reason: outcome.reason };
+}

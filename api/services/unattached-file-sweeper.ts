@@ -1,0 +1,88 @@
+import type { Database } from '../db/client.ts';
+import { MINUTE, type Clock } from './clock.ts';
+import { removeUnattachedFiles } from './files.ts';
+import type { FileStorage } from './storage/file-storage.ts';
+
+export interface UnattachedFileSweeperOptions {
+  db: Database;
+  clock: Clock;
+  storage: FileStorage;
+  /** Pause between passes of a started sweeper (default 10 minutes). */
+  intervalMs?: number;
+}
+
+export interface UnattachedFileSweeper {
+  /** One pass: removes every file due, in batches. Resolves to the number removed. */
+  removeDue(): Promise<number>;
+  /** Runs a pass every `intervalMs`, never two at once. */
+  start(): void;
+  /** Stops the passes; resolves once the pass in flight, if any, has finished. */
+  stop(): Promise<void>;
+}
+
+const BATCH_SIZE = 100;
+/** Bounds one pass, so that stopping never waits for a long backlog. */
+const MAX_BATCHES_PER_PASS = 10;
+
+/**
+ * Removes the files nobody attached within a day (docs/PRODUCT.md §7.2.1) in the API process,
+ * like the outbox worker: several servers may run one each, as the removal skips rows another
+ * is removing.
+ */
+export function createUnattachedFileSweeper(
+  options: UnattachedFileSweeperOptions,
+): UnattachedFileSweeper {
+  const { db, clock, storage } = options;
+  const intervalMs = options.intervalMs ?? 10 * MINUTE;
+
+  async function removeDue(): Promise<number> {
+    let removed = 0;
+    for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch += 1) {
+      const count = await removeUnattachedFiles(db, storage, clock.now(), BATCH_SIZE);
+      removed += count;
+      if (count < BATCH_SIZE) break;
+    }
+    return removed;
+  }
+
+  let running = false;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> | undefined;
+
+  function schedule(): void {
+    timer = setTimeout(runPass, intervalMs);
+    // The sweeper alone never keeps the process alive.
+    timer.unref();
+  }
+
+  function runPass(): void {
+    timer = undefined;
+    inFlight = removeDue()
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          console.error(`Removing unattached files failed: ${message}`);
+        },
+      )
+      .finally(() => {
+        inFlight = undefined;
+        if (running) schedule();
+      });
+  }
+
+  return {
+    removeDue,
+    start() {
+      if (running) return;
+      running = true;
+      if (!inFlight) schedule();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await inFlight;
+    },
+  };
+}
