@@ -65,7 +65,7 @@ function islandAction(name: string) {
 
 async function callAction(name: string, input: unknown): Promise<SafeResult<never, unknown>> {
   const headers = new Headers({ Accept: 'application/json' });
-  let body: BodyInit | undefined;
+  let body: BodyInit | null = null;
   if (input instanceof FormData) {
     body = input;
   } else if (input !== undefined) {

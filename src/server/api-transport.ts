@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ApiTransport } from './api-client';
 import { config, productionApiWarning, siteOrigin } from './config';
+import { storageSecret } from './secret';
 
 export interface ApiEndpoint {
   readonly transport: ApiTransport;
@@ -28,6 +29,10 @@ async function connect(): Promise<ApiEndpoint> {
   }
 
   const { startReferenceApi } = await import('../../api/index.ts');
+  // The AWS SDK is loaded only when the files go to S3.
+  const storage = settings.s3
+    ? (await import('../../api/services/storage/s3-storage.ts')).createS3Storage(settings.s3)
+    : undefined;
   const api = await startReferenceApi({
     ...(settings.databaseUrl
       ? { databaseUrl: settings.databaseUrl }
@@ -37,6 +42,9 @@ async function connect(): Promise<ApiEndpoint> {
     outboxViewer: settings.outboxViewer,
     smtpUrl: settings.smtpUrl,
     mailFrom: settings.mailFrom,
+    storage,
+    storageDir: path.resolve(settings.dataDir, 'storage'),
+    storageSecret: storageSecret(),
     // Only this process calls the embedded API: it is the one proxy in front, and passes on the
     // visitor's address that scripts/start.mjs worked out.
     trustedProxies: 1,

@@ -6,8 +6,10 @@ import {
   parseSettings,
   portSetting,
   smtpUrlSetting,
+  storageSecretSetting,
   trustedProxiesSetting,
 } from '../../api/settings.ts';
+import { readS3Settings, type S3Settings } from '../../api/services/storage/s3-settings.ts';
 
 /**
  * Runtime configuration of the web server, read once from the environment.
@@ -51,6 +53,7 @@ const environmentSchema = z.object({
   OUTBOX_VIEWER: booleanSetting(false),
   SMTP_URL: smtpUrlSetting,
   MAIL_FROM: z.string().trim().max(200).optional(),
+  STORAGE_SECRET: storageSecretSetting,
 });
 
 export interface WebConfig {
@@ -78,6 +81,10 @@ export interface WebConfig {
   readonly smtpUrl: string | undefined;
   /** The From header of emails; the API's default when unset. */
   readonly mailFrom: string | undefined;
+  /** Signs the embedded API's file addresses; unset, a key kept in the data directory. */
+  readonly storageSecret: string | undefined;
+  /** Members' files in an S3-compatible bucket (`S3_*`); unset, on local disk in the data directory. */
+  readonly s3: S3Settings | undefined;
 }
 
 export function parseConfig(environment: Record<string, string | undefined>): WebConfig {
@@ -101,6 +108,8 @@ export function parseConfig(environment: Record<string, string | undefined>): We
     outboxViewer: env.OUTBOX_VIEWER || env.NODE_ENV === 'development',
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM || undefined,
+    storageSecret: env.STORAGE_SECRET,
+    s3: readS3Settings(environment),
   };
 }
 
