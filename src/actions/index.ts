@@ -2,7 +2,9 @@ import { signIn, signOut, signUp } from './auth';
 import { enroll, requestCode, skip, verify } from './mfa';
 import { requestPasswordReset, resetPassword } from './password';
 import { saveContact, saveInterests } from './profile';
+import { addNote, cancel, create } from './requests';
 import { requestUnlockLink, unlockAccount } from './unlock';
+import { createDirectUpload } from './uploads';
 
 /** The backend-for-frontend: every action validates its input, then calls the API. */
 export const server = {
@@ -17,4 +19,6 @@ export const server = {
   },
   mfa: { enroll, requestCode, verify, skip },
   profile: { saveInterests, saveContact },
+  requests: { create, addNote, cancel },
+  uploads: { createDirectUpload },
 };

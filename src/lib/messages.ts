@@ -19,3 +19,21 @@ export const noMfaTokenMessage = 'No MFA verification token received';
 export const profileFallbackMessage =
   'Unable to save your answers at this time. Please try again later.';
 export const onboardingDoneMessage = 'You are all set. Welcome to Member Concierge.';
+export const requestSentMessage = 'Your request has been sent.';
+export const requestFallbackMessage =
+  'Unable to send your request at this time. Please try again later.';
+export const noteAddedMessage = 'Your note has been added.';
+export const noteFallbackMessage = 'Unable to add your note at this time. Please try again later.';
+export const requestCancelledMessage = 'Your request has been cancelled.';
+export const cancelFallbackMessage =
+  'Unable to cancel your request at this time. Please try again later.';
+export const uploadFallbackMessage =
+  'Unable to upload your file at this time. Please try again later.';
+export const uploadFailedMessage = 'The file could not be uploaded. Please try again.';
+export const uploadUnfinishedMessage = 'Wait until your file has uploaded, or remove it.';
+export const categoryMissingMessage = 'Choose a category';
+export const titleMissingMessage = 'Enter a title for your request';
+export const titleTooLongMessage = 'Title must be 120 characters or fewer';
+export const detailsTooLongMessage = 'Details must be 5000 characters or fewer';
+export const noteEmptyMessage = 'Write a note or add a file';
+export const noteTooLongMessage = 'Note must be 5000 characters or fewer';

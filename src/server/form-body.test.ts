@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formBodyLimitBytes } from '../routes';
+import { formBodyLimitBytes, uploadBodyLimitBytes } from '../routes';
 import { BodyTooLargeError, postedForm, submittedField } from './form-body';
 
 const formType = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -47,6 +47,12 @@ describe('postedForm', () => {
   it('refuses a body that grows past the limit while it is read', async () => {
     const request = streamedPost(Math.ceil(formBodyLimitBytes / 65_536) + 4, 65_536);
     await expect(postedForm(request)).rejects.toBeInstanceOf(BodyTooLargeError);
+  });
+
+  it('reads a form past the form limit when its route takes a file', async () => {
+    const chunks = Math.ceil(formBodyLimitBytes / 65_536) + 4;
+    const form = await postedForm(streamedPost(chunks, 65_536), uploadBodyLimitBytes);
+    expect(form).toBeDefined();
   });
 
   it('reads a streamed body within the limit', async () => {

@@ -1,6 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { getActionContext } from 'astro:actions';
 import { xsrfFieldName, xsrfHeaderName } from '../../lib/xsrf-names';
+import { bodyLimitOf } from '../../routes';
 import { xsrfCookieName } from '../cookies';
 import { submittedField } from '../form-body';
 import { refusal } from '../refusal';
@@ -28,7 +29,9 @@ export const xsrf = defineMiddleware(async (context, next) => {
   if (!action) return next();
 
   const submitted =
-    request.headers.get(xsrfHeaderName) ?? (await submittedField(request, xsrfFieldName));
+    request.headers.get(xsrfHeaderName) ??
+    // A form may carry a file on the pages whose route takes one (JavaScript off).
+    (await submittedField(request, xsrfFieldName, bodyLimitOf(locals.route)));
   if (isValidXsrfSubmission(cookie, submitted, secret, binding)) return next();
 
   return refusal(403, {

@@ -17,4 +17,14 @@ describe('Icon', () => {
     const { container } = render(<Icon name="check" />);
     expect(container.querySelector('path')?.getAttribute('d')).toMatch(/^M9 16\.2/);
   });
+
+  it('draws an icon for each request category', () => {
+    const categories = ['home', 'travel', 'health', 'finance', 'family', 'errands'] as const;
+    const shapes = categories.map((name) => {
+      const { container } = render(<Icon name={name} />);
+      return container.querySelector('path')?.getAttribute('d') ?? '';
+    });
+    expect(shapes.every((shape) => shape.startsWith('M'))).toBe(true);
+    expect(new Set(shapes).size).toBe(categories.length);
+  });
 });

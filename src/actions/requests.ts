@@ -1,0 +1,198 @@
+import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
+import { z } from 'astro/zod';
+import {
+  cancelFallbackMessage,
+  categoryMissingMessage,
+  detailsTooLongMessage,
+  noteAddedMessage,
+  noteEmptyMessage,
+  noteFallbackMessage,
+  noteTooLongMessage,
+  requestCancelledMessage,
+  requestFallbackMessage,
+  requestSentMessage,
+  titleMissingMessage,
+  titleTooLongMessage,
+  uploadFailedMessage,
+} from '../lib/messages';
+import { paths } from '../routes';
+import { ApiError } from '../server/api-client';
+import {
+  createDirectUpload,
+  declarationOf,
+  uploadTo,
+  type DirectUpload,
+} from '../server/direct-uploads';
+import { addFlash } from '../server/flash';
+import type { Navigation } from '../server/navigation';
+import { MAX_UPLOAD_BYTES, fileTooLargeMessage } from '../ui/FileUploader/upload-rules';
+import { apiFailure } from './api-failure';
+import { FieldFailure } from './field-failure';
+import { formText } from './fields';
+import { attachmentField, declarationFields } from './uploads';
+
+/** docs/PRODUCT.md §7.2.1: titles are 1 to 120 characters, details and notes at most 5000. */
+export const titleMaxLength = 120;
+export const detailsMaxLength = 5000;
+export const noteMaxLength = 5000;
+
+/**
+ * The file of a form posted without JavaScript (a browser sends an empty, unnamed part when none
+ * was chosen), refused above the upload limit with the catalogue message (docs/PRODUCT.md §5, §8).
+ */
+const postedFile = z.preprocess(
+  (value) => (value instanceof File && value.name !== '' ? value : undefined),
+  z
+    .instanceof(File)
+    .refine((file) => file.size <= MAX_UPLOAD_BYTES, fileTooLargeMessage(MAX_UPLOAD_BYTES))
+    .optional(),
+);
+
+/** The id of a file the island already sent to storage (JavaScript on). */
+const uploadedFileId = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined),
+  z.string().max(100).optional(),
+);
+
+const requestIdField = formText(z.string().trim().min(1, 'This request is unknown').max(100));
+
+/**
+ * The attachment of a form, as file ids for the API: the island's finished upload, or the posted
+ * file, which goes to storage here first (the same signed direct upload a browser would make).
+ * A refusal of the file is shown under the file's field.
+ */
+async function attachmentIds(
+  context: ActionAPIContext,
+  form: { attachment_id?: string | undefined; attachment?: File | undefined },
+  fallbackMessage: string,
+): Promise<string[]> {
+  if (form.attachment_id) return [form.attachment_id];
+  if (!form.attachment) return [];
+  const api = await context.locals.api();
+  let upload: DirectUpload;
+  try {
+    upload = await createDirectUpload(api, await declarationOf(form.attachment));
+  } catch (error) {
+    throw apiFailure(error, fallbackMessage, declarationFields);
+  }
+  try {
+    await uploadTo(upload.direct_upload, form.attachment);
+  } catch (error) {
+    throw storageFailure(error);
+  }
+  return [upload.id];
+}
+
+/** Storage said no to the file (its answer names no field: the file is the field). */
+function storageFailure(error: unknown): ActionError {
+  if (error instanceof ApiError && error.status < 500) {
+    return new FieldFailure(attachmentField, error.serverMessage ?? uploadFailedMessage);
+  }
+  console.error(error);
+  return new ActionError({ code: 'INTERNAL_SERVER_ERROR', message: uploadFailedMessage });
+}
+
+const createdSchema = z.object({ id: z.string().min(1) });
+
+/**
+ * docs/PRODUCT.md §7.2.1: makes a request in a category, with a title, details and at most one
+ * file, then goes to its page, where a toast says it was sent.
+ */
+export const create = defineAction({
+  accept: 'form',
+  input: z.object({
+    category_id: formText(z.string().trim().min(1, categoryMissingMessage).max(100)),
+    title: formText(
+      z.string().trim().min(1, titleMissingMessage).max(titleMaxLength, titleTooLongMessage),
+    ),
+    details: formText(z.string().trim().max(detailsMaxLength, detailsTooLongMessage)),
+    attachment_id: uploadedFileId,
+    attachment: postedFile,
+  }),
+  handler: async (form, context): Promise<Navigation> => {
+    const ids = await attachmentIds(context, form, requestFallbackMessage);
+    let created: z.infer<typeof createdSchema>;
+    try {
+      const api = await context.locals.api();
+      const { data } = await api.request('POST', '/api/v1/requests', {
+        body: {
+          request: {
+            category_id: form.category_id,
+            title: form.title,
+            details: form.details,
+            attachment_ids: ids,
+          },
+        },
+        schema: createdSchema,
+      });
+      created = data;
+    } catch (error) {
+      throw apiFailure(error, requestFallbackMessage, {
+        'request.category_id': 'category_id',
+        'request.title': 'title',
+        'request.details': 'details',
+        'request.attachment_ids': attachmentField,
+      });
+    }
+    addFlash(context.cookies, { message: requestSentMessage, type: 'success', autoDismiss: true });
+    return { redirectTo: paths.request(created.id) };
+  },
+});
+
+/**
+ * docs/PRODUCT.md §7.2.1: adds a note (words, a file, or both) to the member's request; back on
+ * its page, the note is in the timeline.
+ */
+export const addNote = defineAction({
+  accept: 'form',
+  input: z
+    .object({
+      request_id: requestIdField,
+      body: formText(z.string().trim().max(noteMaxLength, noteTooLongMessage)),
+      attachment_id: uploadedFileId,
+      attachment: postedFile,
+    })
+    .refine((note) => note.body !== '' || note.attachment_id || note.attachment, {
+      path: ['body'],
+      message: noteEmptyMessage,
+    }),
+  handler: async (note, context): Promise<Navigation> => {
+    const ids = await attachmentIds(context, note, noteFallbackMessage);
+    try {
+      const api = await context.locals.api();
+      await api.request('POST', `/api/v1/requests/${encodeURIComponent(note.request_id)}/notes`, {
+        body: { note: { body: note.body, attachment_ids: ids } },
+      });
+    } catch (error) {
+      throw apiFailure(error, noteFallbackMessage, {
+        'note.body': 'body',
+        'note.attachment_ids': attachmentField,
+      });
+    }
+    addFlash(context.cookies, { message: noteAddedMessage, type: 'success', autoDismiss: true });
+    return { redirectTo: paths.request(note.request_id) };
+  },
+});
+
+/**
+ * docs/PRODUCT.md §7.2.1: cancels an open request (a closed one is refused with the API's
+ * sentence), then back to its page with a toast.
+ */
+export const cancel = defineAction({
+  accept: 'form',
+  input: z.object({ request_id: requestIdField }),
+  handler: async ({ request_id }, context): Promise<Navigation> => {
+    try {
+      const api = await context.locals.api();
+      await api.request('POST', `/api/v1/requests/${encodeURIComponent(request_id)}/cancel`);
+    } catch (error) {
+      throw apiFailure(error, cancelFallbackMessage);
+    }
+    addFlash(context.cookies, {
+      message: requestCancelledMessage,
+      type: 'success',
+      autoDismiss: true,
+    });
+    return { redirectTo: paths.request(request_id) };
+  },
+});

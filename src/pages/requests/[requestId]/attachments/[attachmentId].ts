@@ -1,0 +1,31 @@
+import type { APIRoute } from 'astro';
+import { fetchDownload, fetchRequest } from '../../../../server/requests';
+
+/**
+ * RequestAttachment: sends the browser to a fresh, short-lived signed address of one of the
+ * request's files (docs/PRODUCT.md §7.2.1). The address is never cached, since it expires in
+ * minutes. A file that is not this request's, or a request that is not the member's, is a 404.
+ */
+export const GET: APIRoute = async (context) => {
+  const { requestId = '', attachmentId = '' } = context.params;
+  const api = await context.locals.api();
+  const request = await fetchRequest(api, requestId);
+  const belongs = request?.attachments.some((attachment) => attachment.id === attachmentId);
+  const download = belongs ? await fetchDownload(api, attachmentId) : undefined;
+  const location = download && safeRedirectTarget(download.url, context.url);
+  if (!location) return context.rewrite('/404');
+  return new Response(null, {
+    status: 302,
+    headers: { location, 'cache-control': 'no-store' },
+  });
+};
+
+/** Only a web address (the site's own storage, or an S3 presigned one) is followed. */
+function safeRedirectTarget(url: string, base: URL): string | undefined {
+  try {
+    const target = new URL(url, base);
+    return target.protocol === 'https:' || target.protocol === 'http:' ? target.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
