@@ -45,6 +45,11 @@ describe('the route table', () => {
     });
   });
 
+  it('marks the routes that answer with a file or a check, not a page, as endpoints', () => {
+    const endpoints = pageRoutes.filter((route) => 'endpoint' in route).map(({ name }) => name);
+    expect(endpoints).toEqual(['RequestAttachment', 'Storage', 'Health']);
+  });
+
   it('tolerates one trailing slash', () => {
     expect(pageAt('/dashboard/')).toMatchObject({ name: 'Dashboard' });
   });

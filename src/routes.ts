@@ -51,6 +51,11 @@ export interface PageRoute {
   readonly redirectTo?: string;
   /** The largest request body the route takes; {@link formBodyLimitBytes} unless set. */
   readonly maxBodyBytes?: number;
+  /**
+   * Answers with something other than a page people read (a file, a redirect to one, a health
+   * check): a visit there leaves the toasts waiting for the next page.
+   */
+  readonly endpoint?: true;
 }
 
 /**
@@ -114,6 +119,7 @@ export const pageRoutes = [
     name: 'RequestAttachment',
     pattern: '/requests/:requestId/attachments/:attachmentId',
     guard: 'auth',
+    endpoint: true,
   },
   /**
    * The embedded API's file storage (signed upload and download addresses, docs/PRODUCT.md
@@ -124,6 +130,7 @@ export const pageRoutes = [
     pattern: '/storage/:area/:token',
     guard: 'public',
     maxBodyBytes: uploadBodyLimitBytes,
+    endpoint: true,
   },
   // The gallery's stand-in storage target takes whole files.
   {
@@ -133,7 +140,7 @@ export const pageRoutes = [
     maxBodyBytes: uploadBodyLimitBytes,
   },
   { name: 'OutboxViewer', pattern: '/dev/outbox', guard: 'outbox-viewer' },
-  { name: 'Health', pattern: '/healthz', guard: 'public' },
+  { name: 'Health', pattern: '/healthz', guard: 'public', endpoint: true },
 ] as const satisfies readonly PageRoute[];
 
 /** A permanent move from an address the old product used. */

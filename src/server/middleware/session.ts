@@ -28,7 +28,8 @@ export const session = defineMiddleware((context, next) => {
     return client;
   };
 
-  const isPageView = request.method === 'GET' && locals.route.kind === 'page';
+  const isPageView =
+    request.method === 'GET' && locals.route.kind === 'page' && !locals.route.route.endpoint;
   locals.flash = isPageView ? takeFlash(cookies) : [];
   return next();
 });
