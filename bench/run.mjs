@@ -42,6 +42,7 @@ try {
   const enrolling = { cookie: await signInCookies('secure@example.com') };
   const authPage = 75 * 1024;
   const signedInPage = 100 * 1024;
+  const requestPath = await firstRequestPath(member);
   for (const [route, budget, headers] of [
     ['/sign-in', authPage, {}],
     ['/sign-up', authPage, {}],
@@ -51,6 +52,10 @@ try {
     ['/unlock/an-unlock-token', authPage, {}],
     ['/mfa-enrollment', authPage, enrolling],
     ['/dashboard', signedInPage, member],
+    ['/requests', signedInPage, member],
+    ['/requests?tab=Closed', signedInPage, member],
+    [requestPath, signedInPage, member],
+    ['/requests/category/travel', signedInPage, member],
     ['/welcome/about-us', signedInPage, member],
     ['/welcome/about-you', signedInPage, member],
     ['/welcome/contact-info', signedInPage, member],
@@ -121,6 +126,14 @@ async function signInCookies(email) {
     throw new Error(`Signing in as ${email} failed (${response.status})`);
   }
   return cookies.map((line) => line.split(';')[0]).join('; ');
+}
+
+/** The address of one of the demo member's requests, as the Dashboard links to it. */
+async function firstRequestPath(headers) {
+  const html = await (await fetch(`${origin}/dashboard`, { headers })).text();
+  const path = /href="(\/requests\/[0-9a-f-]{36})"/.exec(html)?.[1];
+  if (!path) throw new Error('The Dashboard lists no request of the demo member');
+  return path;
 }
 
 /** Every script the page loads: inline ones, and modules with their static imports. */
