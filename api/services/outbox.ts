@@ -3,6 +3,7 @@ import type { Database } from '../db/client.ts';
 import { outboxMessages, type OutboxMessage } from '../db/schema.ts';
 import { HOUR, MINUTE, SECOND, type Clock } from './clock.ts';
 import { redactTokens } from './tokens.ts';
+import { repeatingPass, type RepeatingPass } from './repeating-pass.ts';
 
 /**
  * The outbox (docs/PRODUCT.md §10): every email and text is first a row of `outbox_messages`,
@@ -152,16 +153,12 @@ export interface OutboxWorkerOptions {
   maxBatchesPerPass?: number;
 }
 
-export interface OutboxWorker {
+export interface OutboxWorker extends RepeatingPass {
   /**
    * One pass: claims the messages that are due, hands them to the providers, records the outcome.
    * Resolves to the number of messages delivered.
    */
   deliverDue(): Promise<number>;
-  /** Runs a pass every `intervalMs`, never two at once. */
-  start(): void;
-  /** Stops the passes; resolves once the pass in flight, if any, has finished. */
-  stop(): Promise<void>;
 }
 
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
@@ -258,43 +255,12 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     return delivered;
   }
 
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let inFlight: Promise<void> | undefined;
-
-  function schedule(): void {
-    timer = setTimeout(runPass, intervalMs);
-    // The worker alone never keeps the process alive.
-    timer.unref();
-  }
-
-  function runPass(): void {
-    timer = undefined;
-    inFlight = deliverDue()
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          console.error(`Outbox: a delivery pass failed: ${describeError(error)}`);
-        },
-      )
-      .finally(() => {
-        inFlight = undefined;
-        if (running) schedule();
-      });
-  }
-
   return {
     deliverDue,
-    start() {
-      if (running) return;
-      running = true;
-      if (!inFlight) schedule();
-    },
-    async stop() {
-      running = false;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await inFlight;
-    },
+    ...repeatingPass(
+      deliverDue,
+      intervalMs,
+      (error) => `Outbox: a delivery pass failed: ${describeError(error)}`,
+    ),
   };
 }

@@ -1,6 +1,7 @@
 import type { Database } from '../db/client.ts';
 import { MINUTE, type Clock } from './clock.ts';
 import { removeUnattachedFiles } from './files.ts';
+import { repeatingPass, type RepeatingPass } from './repeating-pass.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 
 export interface UnattachedFileSweeperOptions {
@@ -11,13 +12,9 @@ export interface UnattachedFileSweeperOptions {
   intervalMs?: number;
 }
 
-export interface UnattachedFileSweeper {
+export interface UnattachedFileSweeper extends RepeatingPass {
   /** One pass: removes every file due, in batches. Resolves to the number removed. */
   removeDue(): Promise<number>;
-  /** Runs a pass every `intervalMs`, never two at once. */
-  start(): void;
-  /** Stops the passes; resolves once the pass in flight, if any, has finished. */
-  stop(): Promise<void>;
 }
 
 const BATCH_SIZE = 100;
@@ -45,44 +42,11 @@ export function createUnattachedFileSweeper(
     return removed;
   }
 
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let inFlight: Promise<void> | undefined;
-
-  function schedule(): void {
-    timer = setTimeout(runPass, intervalMs);
-    // The sweeper alone never keeps the process alive.
-    timer.unref();
-  }
-
-  function runPass(): void {
-    timer = undefined;
-    inFlight = removeDue()
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          const message = error instanceof Error ? error.message : String(error);
-          console.error(`Removing unattached files failed: ${message}`);
-        },
-      )
-      .finally(() => {
-        inFlight = undefined;
-        if (running) schedule();
-      });
-  }
-
   return {
     removeDue,
-    start() {
-      if (running) return;
-      running = true;
-      if (!inFlight) schedule();
-    },
-    async stop() {
-      running = false;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await inFlight;
-    },
+    ...repeatingPass(removeDue, intervalMs, (error) => {
+      const message = error instanceof Error ? error.message : String(error);
+      return `Removing unattached files failed: ${message}`;
+    }),
   };
 }

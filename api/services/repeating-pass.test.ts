@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { repeatingPass } from './repeating-pass.ts';
+
+describe('repeatingPass', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('runs a pass every interval once started, and none before', async () => {
+    const pass = vi.fn(() => Promise.resolve());
+    const passes = repeatingPass(pass, 1000, String);
+
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(pass).not.toHaveBeenCalled();
+
+    passes.start();
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(pass).toHaveBeenCalledTimes(3);
+    await passes.stop();
+  });
+
+  it('logs a failed pass and goes on with the next', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const pass = vi
+      .fn<() => Promise<void>>()
+      .mockRejectedValueOnce(new Error('database away'))
+      .mockResolvedValue(undefined);
+    const passes = repeatingPass(pass, 1000, (error) => `Sweeping failed: ${String(error)}`);
+
+    passes.start();
+    await vi.advanceTimersByTimeAsync(2000);
+
+    expect(consoleError).toHaveBeenCalledWith('Sweeping failed: Error: database away');
+    expect(pass).toHaveBeenCalledTimes(2);
+    await passes.stop();
+  });
+
+  it('never runs two passes at once: the pause starts when a pass ends', async () => {
+    let finish = () => {};
+    const pass = vi.fn(
+      () =>
+        new Promise<void>((resolve) => {
+          finish = resolve;
+        }),
+    );
+    const passes = repeatingPass(pass, 1000, String);
+
+    passes.start();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(pass).toHaveBeenCalledTimes(1);
+
+    finish();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(pass).toHaveBeenCalledTimes(2);
+    finish();
+    await passes.stop();
+  });
+
+  it('stops only once the pass in flight has finished, and runs no more', async () => {
+    let finish = () => {};
+    const pass = vi.fn(
+      () =>
+        new Promise<void>((resolve) => {
+          finish = resolve;
+        }),
+    );
+    const passes = repeatingPass(pass, 1000, String);
+    passes.start();
+    await vi.advanceTimersByTimeAsync(1000);
+
+    let stopped = false;
+    const stopping = passes.stop().then(() => {
+      stopped = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stopped).toBe(false);
+
+    finish();
+    await stopping;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(pass).toHaveBeenCalledTimes(1);
+  });
+});
