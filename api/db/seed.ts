@@ -209,7 +209,7 @@ export async function seedDemoData(
 }
 
 /** A file the demo data attaches, written to storage as a member would have uploaded it. */
-interface DemoFile {
+export interface DemoFile {
   filename: string;
   contentType: string;
   content: Uint8Array;
@@ -265,7 +265,8 @@ function demoPdf(lines: readonly string[]): Uint8Array {
   return text(pdf);
 }
 
-const MOVING_INVENTORY: DemoFile = {
+/** The demo member's moving inventory, attached to the movers request; tests download it back. */
+export const MOVING_INVENTORY: DemoFile = {
   filename: 'Moving inventory.txt',
   contentType: 'text/plain',
   content: text(

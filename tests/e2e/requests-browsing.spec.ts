@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { MOVING_INVENTORY } from '../../api/db/seed.ts';
 import { enterTextedCode } from './support/accounts';
 import { expectNoAxeViolations, member, signIn, waitForHydration } from './support/journeys';
 import { startPortalServer, type PortalServer } from './support/portal-server';
@@ -36,23 +37,6 @@ const seeded = {
     'After-school care on Thursdays',
   ],
 };
-
-/** The file the seed attached to the movers request, byte for byte. */
-const movingInventory = Buffer.from(
-  [
-    'Moving inventory: 2-bedroom apartment, 3rd floor, elevator available',
-    '',
-    '- Queen bed and frame, 2 nightstands',
-    '- 3-seat sofa, armchair, coffee table',
-    '- Dining table with 4 chairs',
-    '- Desk and office chair',
-    '- About 25 boxes (books, kitchen, clothes)',
-    '- Washer and dryer (stay with the apartment)',
-    '',
-    'Fragile: framed prints, a glass-top side table.',
-    '',
-  ].join('\n'),
-);
 
 async function signInAsMember(page: Page, path = '/requests'): Promise<void> {
   await page.goto(`${origin}${path}`);
@@ -246,7 +230,7 @@ test.describe('one request', () => {
     await page.getByRole('link', { name: 'Moving inventory.txt' }).first().click();
     const file = await download;
     expect(file.suggestedFilename()).toBe('Moving inventory.txt');
-    expect((await downloadedBytes(file)).equals(movingInventory)).toBe(true);
+    expect((await downloadedBytes(file)).equals(MOVING_INVENTORY.content)).toBe(true);
   });
 
   test('a timeline shows each change of status and each note, oldest first', async ({ page }) => {
