@@ -12,7 +12,7 @@ const origin = `http://127.0.0.1:${port}`;
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
 
-const build = spawnSync('npx', ['astro', 'build'], {
+const build = spawnSync('npm', ['run', 'build'], {
   stdio: 'inherit',
   env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
 });

@@ -5,10 +5,12 @@
 // accounts), then says where it listens.
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { constants } from 'node:zlib';
 import compression from 'compression';
 import { clientAddressFrom } from '../api/http/client-address.ts';
 import { clientAddressHeader } from '../src/lib/internal-headers.ts';
+import { precompressedAssets } from './precompressed-assets.mjs';
 import { insecureServingProblem, parseConfig } from '../src/server/config.ts';
 
 // React and other dependencies pick their production builds from this (several times faster).
@@ -41,6 +43,7 @@ if (!existsSync(entry)) {
   refuseToStart('There is no build to serve yet: run `npm run build` first (or `npm start`).');
 }
 const { handler, options } = await import(entry.href);
+const servePrecompressed = precompressedAssets(fileURLToPath(new URL('..', import.meta.url)));
 
 // Brotli for those that accept it, else gzip; only bodies worth compressing. Quality 4, not
 // brotli's default 11: pages are compressed on every request, and 11 costs more than it saves.
@@ -91,6 +94,7 @@ function refuseOversizedBody(request, response) {
 
 const server = createServer((request, response) => {
   if (refuseOversizedBody(request, response)) return;
+  if (servePrecompressed(request, response)) return;
   passClientAddress(request);
   compress(request, response, () => {
     keepWriteCallbacks(response);

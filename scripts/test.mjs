@@ -104,7 +104,7 @@ if (postgresUrl) {
 // Built as production is behind a proxy: with PUBLIC_ORIGIN known at build time, Astro trusts
 // forwarded headers for it, which the browser tests attack.
 const e2eOrigin = `http://127.0.0.1:${process.env.E2E_PORT ?? 4399}`;
-if (run('build', 'npx', ['astro', 'build'], { PUBLIC_ORIGIN: e2eOrigin })) {
+if (run('build', 'npm', ['run', 'build'], { PUBLIC_ORIGIN: e2eOrigin })) {
   totals.passed += 1;
   const e2eOk = run('browser tests (Playwright)', 'npx', ['playwright', 'test']);
   countPlaywright(`${reports}/e2e.json`, e2eOk);

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 
 test('pages are compressed for browsers that accept it', async ({ request }) => {
@@ -5,6 +7,30 @@ test('pages are compressed for browsers that accept it', async ({ request }) => 
   expect(brotli.headers()['content-encoding']).toBe('br');
   const gzip = await request.get('/sign-in', { headers: { 'accept-encoding': 'gzip' } });
   expect(gzip.headers()['content-encoding']).toBe('gzip');
+});
+
+test('scripts come precompressed, to be kept for good, and the same once decoded', async ({
+  request,
+}) => {
+  const html = await (await request.get('/sign-in')).text();
+  const script = /component-url="(\/_astro\/[^"]+\.js)"/.exec(html)?.[1] ?? '';
+  expect(script).not.toBe('');
+
+  const plain = await request.get(script, { headers: { 'accept-encoding': 'identity' } });
+  expect(plain.headers()['content-encoding']).toBeUndefined();
+  for (const encoding of ['br', 'gzip']) {
+    const compressed = await request.get(script, { headers: { 'accept-encoding': encoding } });
+    const headers = compressed.headers();
+    expect(headers['content-encoding']).toBe(encoding);
+    expect(headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(headers['vary']).toBe('Accept-Encoding');
+    expect(headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    // Served as the build wrote it, not compressed again for this request.
+    const copy = path.join('dist/client', `${script}.${encoding === 'br' ? 'br' : 'gz'}`);
+    expect(Number(headers['content-length'])).toBe(statSync(copy).size);
+    expect((await compressed.body()).equals(await plain.body())).toBe(true);
+  }
 });
 
 test('pages carry the security headers', async ({ request }) => {
