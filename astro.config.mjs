@@ -56,6 +56,22 @@ export default defineConfig({
     },
   },
   vite: {
+    build: {
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            // React arrives in one script rather than four: one request, and gzip gets to
+            // compress it as a whole (0.7 KB less than the pieces).
+            groups: [
+              {
+                name: 'react',
+                test: /node_modules[\\/](react|react-dom|scheduler|@astrojs[\\/]react)[\\/]/,
+              },
+            ],
+          },
+        },
+      },
+    },
     ssr: {
       external: ['@electric-sql/pglite', 'pg', 'drizzle-orm'],
     },

@@ -3,6 +3,9 @@ import { Drawer } from '../../ui/Drawer/Drawer';
 import { Icon } from '../../ui/Icon/Icon';
 import styles from './NavigationMenu.module.css';
 
+/** The menu button's icon (only this island draws it). */
+const MENU_SHAPE = 'M3 6h18v2H3V6Zm0 5h18v2H3v-2Zm0 5h18v2H3v-2Z';
+
 /** One link of the site's navigation. */
 export interface NavigationLink {
   readonly href: string;
@@ -39,7 +42,7 @@ export default function NavigationMenu({ links, fallbackId }: NavigationMenuProp
     return (
       <nav aria-label="Main" className={styles.navigation}>
         <a className={styles.menuButton} href={`#${fallbackId}`}>
-          <Icon name="menu" />
+          <Icon path={MENU_SHAPE} />
           <span className={styles.menuLabel}>Menu</span>
         </a>
       </nav>
@@ -57,7 +60,7 @@ export default function NavigationMenu({ links, fallbackId }: NavigationMenuProp
           setOpen(true);
         }}
       >
-        <Icon name="menu" />
+        <Icon path={MENU_SHAPE} />
         <span className={styles.menuLabel}>Menu</span>
       </button>
       <Drawer

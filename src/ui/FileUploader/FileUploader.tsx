@@ -23,6 +23,10 @@ import {
   isTooLarge,
 } from './upload-rules';
 
+/** The drop zone's icon (only the uploader draws it). */
+const UPLOAD_SHAPE =
+  'M19.4 10a7.5 7.5 0 0 0-14-2A6 6 0 0 0 6 20h13a5 5 0 0 0 .4-10ZM14 13v4h-4v-4H7l5-5 5 5h-3Z';
+
 /** Where a chosen file stands. */
 export type FileUploadStatus = 'pending' | 'uploading' | 'uploaded' | 'failed';
 
@@ -284,7 +288,7 @@ export function FileUploader({
         onDragLeave={onDragLeave}
         onDrop={onDrop}
       >
-        <Icon name="upload" className={styles.dropIcon} />
+        <Icon path={UPLOAD_SHAPE} className={styles.dropIcon} />
         <p className={styles.dropText} aria-live="polite">
           {dragging ? 'Drop file to add' : 'Drag and drop file here or'}
         </p>

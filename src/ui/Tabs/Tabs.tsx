@@ -19,6 +19,10 @@ import {
   tabValue,
 } from './tab-rules';
 
+/** The scroll buttons' arrows (only the tabs draw them, so they live here). */
+const CHEVRON_LEFT = 'M15.4 7.4 14 6l-6 6 6 6 1.4-1.4L10.8 12l4.6-4.6Z';
+const CHEVRON_RIGHT = 'M10 6 8.6 7.4 13.2 12l-4.6 4.6L10 18l6-6-6-6Z';
+
 /** One tab and its panel. */
 export interface TabItem {
   label: string;
@@ -175,7 +179,7 @@ export function Tabs({
             scrollBy(-1);
           }}
         >
-          <Icon name="chevronLeft" />
+          <Icon path={CHEVRON_LEFT} />
         </button>
         <div ref={scrollerRef} className={styles.scroller}>
           <div role="tablist" aria-label={label} className={styles.list}>
@@ -226,7 +230,7 @@ export function Tabs({
             scrollBy(1);
           }}
         >
-          <Icon name="chevronRight" />
+          <Icon path={CHEVRON_RIGHT} />
         </button>
       </div>
       <div
