@@ -1,16 +1,54 @@
-// `npm run bench`: the budgets of docs/PRODUCT.md §14 that can be measured here, on a
-// production build served on a fresh database. Prints a table and exits 1 when
-// a budget is missed. Traffic goes to 127.0.0.1 only, bounded in time.
+// `npm run bench`: the budgets of docs/PRODUCT.md §14, measured on a production build served on a
+// fresh database: the weight of every page of the route table in every state (bench/page-weight.ts,
+// shared with the byte-budget browser test), Lighthouse on the main pages, and the server's
+// throughput. Prints one table, writes it to reports/bench.json, exits 1 when a budget is missed.
+// Nothing but 127.0.0.1 is reached: Chromium resolves no other host.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import lighthouse from 'lighthouse';
+import {
+  byteBudgetChecks,
+  kilobytes,
+  measurePage,
+  planVisits,
+  prepareDemo,
+} from './page-weight.ts';
 
 const port = Number(process.env.BENCH_PORT ?? 4398);
 const origin = `http://127.0.0.1:${port}`;
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const lighthouseRuns = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const demoPassword = process.env.DEMO_PASSWORD ?? 'portal-demo-2026';
+const reportFile = 'reports/bench.json';
+
+/** docs/PRODUCT.md §14: Lighthouse, mobile default throttling. */
+const lighthouseBudgets = { performance: 98, accessibility: 100, bestPractices: 100, lcpMs: 800 };
+/** docs/PRODUCT.md §14: server-rendered GET /sign-in against a small static file. */
+const signInThroughputShare = 0.35;
+/** Lighthouse runs that end in one of these errors say nothing about the page: run again. */
+const retriedLighthouseErrors = 3;
+
+/** The pages Lighthouse loads: route and state, as planVisits names them. */
+const lighthousePages = [
+  ['SignIn', 'signed out'],
+  ['SignUp', 'signed out, no companySlug'],
+  ['MfaEnrollment', 'MFA enrollment required'],
+  ['Dashboard', 'member'],
+  ['Requests', 'member'],
+  ['Request', 'member'],
+];
+/** The pages whose throughput is measured, against a static file. */
+const throughputPages = [
+  ['SignIn', 'signed out'],
+  ['Dashboard', 'member'],
+  ['Requests', 'member'],
+];
+const staticFile = '/robots.txt';
 
 const build = spawnSync('npm', ['run', 'build'], {
   stdio: 'inherit',
@@ -19,8 +57,15 @@ const build = spawnSync('npm', ['run', 'build'], {
 if (build.status !== 0) process.exit(1);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
-const server = spawn('node', ['scripts/start.mjs'], {
-  env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir },
+const server = spawn(process.execPath, ['scripts/start.mjs'], {
+  env: {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    // The reset-password page is visited with the token of a real emailed link.
+    OUTBOX_VIEWER: 'true',
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 await new Promise((resolve, reject) => {
@@ -32,145 +77,338 @@ await new Promise((resolve, reject) => {
   });
 });
 
-const results = [];
-const record = (what, value, budget, ok) => results.push({ what, value, budget, ok });
-const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-
+const rows = [];
 try {
-  const member = { cookie: await signInCookies('member@example.com') };
-  // A member whose company requires the phone: signed in, with the MFA step pending.
-  const enrolling = { cookie: await signInCookies('secure@example.com') };
-  const authPage = 75 * 1024;
-  const signedInPage = 100 * 1024;
-  const requestPath = await firstRequestPath(member);
-  for (const [route, budget, headers] of [
-    ['/sign-in', authPage, {}],
-    ['/sign-up', authPage, {}],
-    ['/sign-up/acme', authPage, {}],
-    ['/forgot-password', authPage, {}],
-    ['/reset-password/a-reset-token', authPage, {}],
-    ['/unlock/an-unlock-token', authPage, {}],
-    ['/mfa-enrollment', authPage, enrolling],
-    ['/dashboard', signedInPage, member],
-    ['/requests', signedInPage, member],
-    ['/requests?tab=Closed', signedInPage, member],
-    [requestPath, signedInPage, member],
-    ['/requests/category/travel', signedInPage, member],
-    ['/welcome/about-us', signedInPage, member],
-    ['/welcome/about-you', signedInPage, member],
-    ['/welcome/contact-info', signedInPage, member],
-    ['/no-such-page', 3 * 1024, {}],
-  ]) {
-    const response = await fetch(`${origin}${route}`, {
-      headers: { ...headers, 'accept-encoding': 'br, gzip' },
-    });
-    const html = await response.text();
-    const javaScript = await javaScriptBytes(html);
-    record(`JS ${route} (gzip)`, kb(javaScript), kb(budget), javaScript <= budget);
-    const htmlGzip = gzipSync(html).length;
-    record(`HTML ${route} (gzip)`, kb(htmlGzip), '14.0 KB', htmlGzip <= 14 * 1024);
-    const encoding = response.headers.get('content-encoding') ?? 'none';
-    record(
-      `HTML ${route} compressed on the wire`,
-      encoding,
-      'br or gzip',
-      /br|gzip/.test(encoding),
-    );
+  const demo = await prepareDemo(origin, demoPassword);
+  const { visits, unmeasured } = planVisits();
+
+  for (const visit of visits) {
+    const address = visit.path(demo);
+    const weight = await measurePage(origin, address, demo.cookies[visit.visitor]);
+    const checks = byteBudgetChecks(visit, weight).map((check) => ({
+      ...check,
+      shown: check.figure.startsWith('text responses')
+        ? `uncompressed: ${weight.uncompressed.join(', ')}`
+        : `${shortName(check.figure)} ${kilobytes(check.value)} > ${kilobytes(check.budget)}`,
+    }));
+    if (weight.status !== visit.status) {
+      checks.push({
+        figure: 'status',
+        value: weight.status,
+        budget: visit.status,
+        ok: false,
+        shown: `status ${weight.status}, not ${visit.status}`,
+      });
+    }
+    rows.push({ route: visit.route, state: visit.state, path: address, visit, weight, checks });
   }
 
-  const signInRate = await throughput('/sign-in');
-  const staticRate = await throughput('/robots.txt');
-  const ratio = signInRate / staticRate;
-  record('GET /sign-in req/s', signInRate.toFixed(0), '', true);
-  record('GET /robots.txt req/s', staticRate.toFixed(0), '', true);
-  record('sign-in / static throughput', `${(ratio * 100).toFixed(0)}%`, '≥ 35%', ratio >= 0.35);
+  if (lighthouseRuns > 0) {
+    const chromium = await startChromium();
+    try {
+      for (const [route, state] of lighthousePages) {
+        const row = rowOf(route, state);
+        const scores = await lighthouseMedian(chromium.port, row, demo);
+        row.lighthouse = scores;
+        row.checks.push(
+          atLeast('performance', scores.performance, lighthouseBudgets.performance),
+          atLeast('accessibility', scores.accessibility, lighthouseBudgets.accessibility),
+          atLeast('best practices', scores.bestPractices, lighthouseBudgets.bestPractices),
+          {
+            figure: 'LCP',
+            value: scores.lcpMs,
+            budget: lighthouseBudgets.lcpMs,
+            ok: scores.lcpMs <= lighthouseBudgets.lcpMs,
+            shown: `LCP ${scores.lcpMs} ms > ${lighthouseBudgets.lcpMs} ms`,
+          },
+        );
+      }
+    } finally {
+      await chromium.stop();
+    }
+  }
+
+  // One server, one run: every figure is compared with the static file's of the same minutes.
+  const staticRate = await requestsPerSecond(staticFile, '');
+  const staticRow = { route: 'static file', state: staticFile, path: staticFile, checks: [] };
+  staticRow.throughput = { requestsPerSecond: staticRate, shareOfStatic: 1 };
+  for (const [route, state] of throughputPages) {
+    const row = rowOf(route, state);
+    const rate = await requestsPerSecond(row.path, demo.cookies[row.visit.visitor]);
+    row.throughput = { requestsPerSecond: rate, shareOfStatic: rate / staticRate };
+    if (route === 'SignIn') {
+      const share = rate / staticRate;
+      row.checks.push({
+        figure: 'throughput share of the static file',
+        value: share,
+        budget: signInThroughputShare,
+        ok: share >= signInThroughputShare,
+        shown: `${percent(share)} of static < ${percent(signInThroughputShare)}`,
+      });
+    }
+  }
+  rows.push(staticRow);
+
+  report(rows, unmeasured);
 } finally {
   server.kill();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-console.table(
-  results.map(({ what, value, budget, ok }) => ({
-    what,
-    value,
-    budget,
-    result: ok ? 'ok' : 'MISSED',
-  })),
-);
-const missed = results.filter((result) => !result.ok).length;
-console.log(missed ? `${missed} budget(s) missed` : 'every budget met');
-process.exit(missed ? 1 : 0);
+const missed = rows.flatMap((row) => row.checks.filter((check) => !check.ok));
+console.log(missed.length ? `${missed.length} budget(s) missed` : 'every budget met');
+process.exit(missed.length ? 1 : 0);
 
-/** The cookies of a fresh session of a demo account (session, MFA step, XSRF token). */
-async function signInCookies(email) {
-  const page = await fetch(`${origin}/sign-in`);
-  const xsrf = /XSRF-TOKEN=([^;]+)/.exec(page.headers.get('set-cookie') ?? '')?.[1] ?? '';
-  const response = await fetch(`${origin}/sign-in?_action=auth.signIn`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      origin,
-      cookie: `XSRF-TOKEN=${xsrf}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams({
-      _xsrf: xsrf,
-      email,
-      password: process.env.DEMO_PASSWORD ?? 'portal-demo-2026',
-    }),
+function rowOf(route, state) {
+  const row = rows.find((candidate) => candidate.route === route && candidate.state === state);
+  if (!row) throw new Error(`No page ${route} (${state}) in the route table's visits`);
+  return row;
+}
+
+function shortName(figure) {
+  if (figure.startsWith('JavaScript')) return 'JS';
+  if (figure.startsWith('HTML')) return 'HTML';
+  return 'transferred';
+}
+
+function atLeast(figure, value, budget) {
+  return { figure, value, budget, ok: value >= budget, shown: `${figure} ${value} < ${budget}` };
+}
+
+function percent(share) {
+  return `${(share * 100).toFixed(0)}%`;
+}
+
+/** The budgets a row is held to, in short. */
+function budgetsOf(row) {
+  return row.checks
+    .filter((check) => check.figure !== 'status' && !check.figure.startsWith('text responses'))
+    .map((check) => {
+      if (check.figure.startsWith('JavaScript')) return `JS ≤ ${kilobytes(check.budget)}`;
+      if (check.figure.startsWith('HTML')) return `HTML ≤ ${kilobytes(check.budget)}`;
+      if (check.figure === 'bytes transferred') return `all ≤ ${kilobytes(check.budget)}`;
+      if (check.figure === 'LCP') return `LCP ≤ ${check.budget} ms`;
+      if (check.figure.startsWith('throughput')) return `≥ ${percent(check.budget)} of static`;
+      return `${check.figure.replace('best practices', 'BP').replace('accessibility', 'a11y').replace('performance', 'perf')} ≥ ${check.budget}`;
+    })
+    .join(', ');
+}
+
+/** Prints the table (Markdown, for docs/PERFORMANCE.md too) and writes it as JSON. */
+function report(measured, unmeasured) {
+  const header = [
+    'route',
+    'state',
+    'JS gzip',
+    'CSS',
+    'HTML',
+    'requests',
+    'transferred',
+    'perf',
+    'a11y',
+    'BP',
+    'FCP',
+    'LCP',
+    'TBT',
+    'CLS',
+    'req/s',
+    'vs static',
+    'budgets',
+    'result',
+  ];
+  const cells = measured.map((row) => {
+    const { weight, lighthouse: scores, throughput } = row;
+    const missedChecks = row.checks.filter((check) => !check.ok);
+    return [
+      row.route,
+      row.state,
+      weight ? kilobytes(weight.javaScriptGzipBytes) : '',
+      weight ? kilobytes(weight.cssBytes) : '',
+      weight ? `${kilobytes(weight.htmlBytes)} ${weight.htmlEncoding}` : '',
+      weight ? String(weight.requests) : '',
+      weight ? kilobytes(weight.transferredBytes) : '',
+      scores ? String(scores.performance) : '',
+      scores ? String(scores.accessibility) : '',
+      scores ? String(scores.bestPractices) : '',
+      scores ? `${scores.fcpMs} ms` : '',
+      scores ? `${scores.lcpMs} ms` : '',
+      scores ? `${scores.tbtMs} ms` : '',
+      scores ? scores.cls.toFixed(3) : '',
+      throughput ? throughput.requestsPerSecond.toFixed(0) : '',
+      throughput ? percent(throughput.shareOfStatic) : '',
+      budgetsOf(row),
+      missedChecks.length ? `MISSED: ${missedChecks.map((check) => check.shown).join('; ')}` : 'ok',
+    ];
   });
-  const cookies = response.headers
-    .getSetCookie()
-    .filter((line) => !/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line));
-  if (!cookies.some((line) => /^(__Host-)?session=/.test(line))) {
-    throw new Error(`Signing in as ${email} failed (${response.status})`);
-  }
-  return cookies.map((line) => line.split(';')[0]).join('; ');
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...cells.map((line) => (line[column] ?? '').length)),
+  );
+  const line = (values) =>
+    `| ${values.map((value, column) => value.padEnd(widths[column] ?? 0)).join(' | ')} |`;
+  console.log(
+    [
+      '',
+      line(header),
+      `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`,
+      ...cells.map(line),
+      '',
+      (lighthouseRuns > 0
+        ? `Lighthouse: median of ${lighthouseRuns} runs, mobile, simulated throttling. `
+        : 'Lighthouse left out (BENCH_LIGHTHOUSE_RUNS=0). ') +
+        `Throughput: ${connections} connections, ${seconds} s each, after a warm-up.`,
+      `Not weighed: ${unmeasured.map(({ route, reason }) => `${route} (${reason})`).join('; ')}.`,
+      '',
+    ].join('\n'),
+  );
+
+  mkdirSync(path.dirname(reportFile), { recursive: true });
+  writeFileSync(
+    reportFile,
+    `${JSON.stringify(
+      {
+        measuredAt: new Date().toISOString(),
+        settings: { lighthouseRuns, throughputSeconds: seconds, connections },
+        rows: measured.map(
+          ({ route, state, path: address, weight, lighthouse: scores, throughput, checks }) => ({
+            route,
+            state,
+            path: address,
+            weight,
+            lighthouse: scores,
+            throughput,
+            checks: checks.map(({ figure, value, budget, ok }) => ({ figure, value, budget, ok })),
+          }),
+        ),
+        unmeasured,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.log(`Written to ${reportFile}.`);
 }
 
-/** The address of one of the demo member's requests, as the Dashboard links to it. */
-async function firstRequestPath(headers) {
-  const html = await (await fetch(`${origin}/dashboard`, { headers })).text();
-  const path = /href="(\/requests\/[0-9a-f-]{36})"/.exec(html)?.[1];
-  if (!path) throw new Error('The Dashboard lists no request of the demo member');
-  return path;
-}
-
-/** Every script the page loads: inline ones, and modules with their static imports. */
-async function javaScriptBytes(html) {
-  let total = 0;
-  for (const match of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)) {
-    total += gzipSync(match[1] ?? '').length;
-  }
-  const pending = [
-    ...html.matchAll(/(?:src|component-url|renderer-url|before-hydration-url)="([^"]+\.js)"/g),
-  ].map((match) => new URL(match[1] ?? '', origin).href);
-  const seen = new Set();
-  while (pending.length > 0) {
-    const url = pending.pop();
-    if (!url || seen.has(url)) continue;
-    seen.add(url);
-    const code = await (await fetch(url)).text();
-    total += gzipSync(code).length;
-    for (const match of code.matchAll(/(?:import|from)\s*\(?\s*"(\.{1,2}\/[^"]+\.js)"/g)) {
-      pending.push(new URL(match[1] ?? '', url).href);
-    }
-  }
-  return total;
-}
-
-/** Requests per second for one path, `concurrency` at a time, for `seconds`. */
-async function throughput(route) {
-  const until = Date.now() + seconds * 1000;
-  let done = 0;
-  const worker = async () => {
-    while (Date.now() < until) {
-      const response = await fetch(`${origin}${route}`);
-      await response.arrayBuffer();
-      done += 1;
-    }
+/**
+ * Debian's Chromium, headless, for Lighthouse: every host but 127.0.0.1 resolves to nothing, and
+ * the browser's own background traffic (updates, sync, safe browsing) is off.
+ */
+async function startChromium() {
+  const profile = mkdtempSync(path.join(tmpdir(), 'portal-bench-chromium-'));
+  const chromium = spawn(
+    chromiumPath,
+    [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--remote-debugging-port=0',
+      `--user-data-dir=${profile}`,
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-default-apps',
+      '--disable-domain-reliability',
+      '--disable-client-side-phishing-detection',
+      '--disable-quic',
+      '--metrics-recording-only',
+      'about:blank',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const debuggingPort = await new Promise((resolve, reject) => {
+    let output = '';
+    chromium.stderr.on('data', (chunk) => {
+      output += String(chunk);
+      const listening = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(output);
+      if (listening) resolve(Number(listening[1]));
+    });
+    chromium.on('exit', (code) => {
+      reject(new Error(`Chromium exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    port: debuggingPort,
+    stop: async () => {
+      const exited = new Promise((resolve) => chromium.once('exit', resolve));
+      chromium.kill();
+      await exited;
+      rmSync(profile, { recursive: true, force: true });
+    },
   };
-  const started = Date.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return done / ((Date.now() - started) / 1000);
+}
+
+/** Lighthouse's figures for one page: the median of each over `lighthouseRuns` runs. */
+async function lighthouseMedian(debuggingPort, row, demo) {
+  const cookie = demo.cookies[row.visit.visitor];
+  const runs = [];
+  while (runs.length < lighthouseRuns) {
+    runs.push(await lighthouseRun(debuggingPort, `${origin}${row.path}`, cookie));
+  }
+  const median = (pick) => {
+    const sorted = runs.map(pick).sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  };
+  return {
+    performance: median((run) => run.performance),
+    accessibility: median((run) => run.accessibility),
+    bestPractices: median((run) => run.bestPractices),
+    fcpMs: Math.round(median((run) => run.fcpMs)),
+    lcpMs: Math.round(median((run) => run.lcpMs)),
+    tbtMs: Math.round(median((run) => run.tbtMs)),
+    cls: median((run) => run.cls),
+  };
+}
+
+/**
+ * One Lighthouse run with its defaults (mobile, simulated throttling, a cold cache). A run that
+ * fails on Chromium's side (about one in ten ends in NO_NAVSTART here) is run again.
+ */
+async function lighthouseRun(debuggingPort, url, cookie) {
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await lighthouse(url, {
+      port: debuggingPort,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      enableErrorReporting: false,
+      extraHeaders: cookie ? { Cookie: cookie } : null,
+    });
+    const lhr = result?.lhr;
+    const failure = lhr?.runtimeError?.code;
+    if (lhr && !failure) {
+      const score = (category) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
+      const audit = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
+      return {
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        bestPractices: score('best-practices'),
+        fcpMs: audit('first-contentful-paint'),
+        lcpMs: audit('largest-contentful-paint'),
+        tbtMs: audit('total-blocking-time'),
+        cls: audit('cumulative-layout-shift'),
+      };
+    }
+    if (attempt >= retriedLighthouseErrors) {
+      throw new Error(`Lighthouse failed on ${url} ${attempt} times: ${failure ?? 'no result'}`);
+    }
+  }
+}
+
+/** Requests per second for one address: a warm-up, then `connections` clients for `seconds`. */
+async function requestsPerSecond(address, cookie) {
+  const options = {
+    url: `${origin}${address}`,
+    connections,
+    headers: { 'accept-encoding': 'br, gzip', ...(cookie ? { cookie } : {}) },
+  };
+  await autocannon({ ...options, duration: Math.min(3, seconds) });
+  const result = await autocannon({ ...options, duration: seconds });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(
+      `${address}: ${result.non2xx} answers other than 2xx and ${result.errors} errors`,
+    );
+  }
+  return result.requests.average;
 }

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { pageRoutes } from '../src/routes.ts';
+import { fillPattern, importsOf, planVisits, stylesheetAssetsOf } from './page-weight.ts';
+
+describe('planVisits', () => {
+  const { visits, unmeasured } = planVisits();
+  const accountedFor = new Set([...visits, ...unmeasured].map((entry) => entry.route));
+
+  it('accounts for every route of the table', () => {
+    expect(pageRoutes.filter((route) => !accountedFor.has(route.name))).toEqual([]);
+  });
+
+  it('visits an optional parameter both with and without a value', () => {
+    const signUp = visits.filter(
+      (visit) => visit.route === 'SignUp' && visit.visitor === 'signed out',
+    );
+    expect(signUp.map((visit) => visit.state)).toEqual([
+      'signed out, no companySlug',
+      'signed out, with companySlug',
+    ]);
+  });
+
+  it('visits the sign-in page with the toast left by a sign-out', () => {
+    expect(visits.map((visit) => `${visit.route}: ${visit.state}`)).toContain(
+      'SignIn: signed out, toast after sign-out',
+    );
+  });
+
+  it('leaves out development pages, endpoints and redirects, saying why', () => {
+    expect(unmeasured.map((entry) => entry.route).sort()).toEqual(
+      [
+        'Health',
+        'KitGallery',
+        'OutboxViewer',
+        'RequestAttachment',
+        'Root',
+        'Storage',
+        'Welcome',
+      ].sort(),
+    );
+  });
+});
+
+describe('fillPattern', () => {
+  it('puts encoded values in place of the parameters', () => {
+    expect(fillPattern('/requests/category/:categoryId', { categoryId: 'a b' })).toBe(
+      '/requests/category/a%20b',
+    );
+  });
+
+  it('refuses a parameter it has no value for', () => {
+    expect(() => fillPattern('/unlock/:unlockToken', {})).toThrow(':unlockToken');
+  });
+});
+
+describe('importsOf', () => {
+  it('finds static, side-effect and dynamic imports, relative or from the root', () => {
+    const code =
+      'import{t as e}from"./react.js";import"./styles.js";const m=()=>import("../lazy.js");' +
+      "import x from '/_astro/root.mjs';";
+    expect(importsOf(code)).toEqual([
+      './react.js',
+      './styles.js',
+      '../lazy.js',
+      '/_astro/root.mjs',
+    ]);
+  });
+
+  it('ignores bare package names and words that only look like imports', () => {
+    expect(importsOf('import"react";const important="./not-a-module";')).toEqual([]);
+  });
+});
+
+describe('stylesheetAssetsOf', () => {
+  it('finds fonts, images and imported stylesheets, not data URLs', () => {
+    const css =
+      '@import "./more.css";@font-face{src:url(/fonts/a.woff2)}' +
+      '.x{background:url("data:image/svg+xml,<svg/>")}.y{mask:url(\'./m.svg\')}';
+    expect(stylesheetAssetsOf(css)).toEqual(['./more.css', '/fonts/a.woff2', './m.svg']);
+  });
+});

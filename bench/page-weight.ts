@@ -1,0 +1,543 @@
+/**
+ * What a first visit to each page of the route table weighs, and the byte budgets of
+ * docs/PRODUCT.md §14 it is held to. Shared by `npm run bench` (bench/run.mjs) and the byte-budget
+ * browser test (tests/e2e/byte-budgets.spec.ts), so that the two never measure differently.
+ *
+ * Pages are read over HTTP from a running production server, as a browser without a cache would:
+ * the document, then every script (inline ones, and modules with all their static and dynamic
+ * imports), stylesheet, icon, image and font it refers to. Only the server's own origin is asked.
+ */
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { pageRoutes, type PageRoute, type RouteName } from '../src/routes.ts';
+
+const kilobyte = 1024;
+
+/** docs/PRODUCT.md §14. */
+export const budgets = {
+  /** JavaScript, gzip, everything the page loads: pages without islands. */
+  javaScriptWithoutIslands: 3 * kilobyte,
+  /** JavaScript for the pages a visitor sees before the portal (sign-in, sign-up, reset, MFA). */
+  javaScriptSignInFamily: 75 * kilobyte,
+  /** JavaScript for the signed-in pages. */
+  javaScriptSignedIn: 100 * kilobyte,
+  /** The document, compressed: it fits the first round trips of a new connection. */
+  html: 14 * kilobyte,
+  /** Everything the sign-in page transfers, compressed as served. */
+  signInTransferred: 100 * kilobyte,
+} as const;
+
+/** Text bodies smaller than this may go uncompressed (the server's threshold): framing costs more. */
+const compressionThreshold = 1024;
+
+/** Who visits: the browser state a page is measured in. */
+export type Visitor =
+  /** No session. */
+  | 'signed out'
+  /** No session, with the "signed out" toast waiting from the sign-out just before. */
+  | 'signed out, toast after sign-out'
+  /** The demo member: signed in, no MFA step pending. */
+  | 'member'
+  /** Signed in as a member of a company that requires MFA, without a phone yet. */
+  | 'MFA enrollment required'
+  /** Signed in as a member with a phone, the texted code not yet entered. */
+  | 'MFA verification pending';
+
+/** One page in one state, as the bench and the byte-budget check visit it. */
+export interface PlannedVisit {
+  /** A route of the table, or NotFound: any other path (docs/PRODUCT.md §2). */
+  readonly route: RouteName | 'NotFound';
+  /** Who visits, and anything else that sets the page apart (a tab, a parameter left out). */
+  readonly state: string;
+  readonly visitor: Visitor;
+  /** The address to visit, once the demo data is known. */
+  readonly path: (demo: DemoData) => string;
+  /** Whether the route belongs to the signed-in portal (its JavaScript budget). */
+  readonly signedInPage: boolean;
+  /** 200, or 404 for NotFound: anything else (a redirect, an error) is not the page. */
+  readonly status: number;
+}
+
+/** A route of the table that has no page state of its own to weigh, and why. */
+export interface UnmeasuredRoute {
+  readonly route: RouteName;
+  readonly reason: string;
+}
+
+/** Real values from the demo data for the parameters of the route table's patterns. */
+export interface DemoData {
+  readonly origin: string;
+  /** The `Cookie` header of each visitor. */
+  readonly cookies: Readonly<Record<Visitor, string>>;
+  readonly parameters: Readonly<Record<string, string>>;
+}
+
+/** Which visitors see each guard's page (rather than being sent elsewhere). */
+const visitorsByGuard: Readonly<Record<PageRoute['guard'], readonly Visitor[]>> = {
+  public: ['signed out', 'member'],
+  guest: ['signed out', 'signed out, toast after sign-out', 'MFA verification pending'],
+  'mfa-step': ['MFA enrollment required', 'MFA verification pending'],
+  auth: ['member'],
+  'kit-gallery': [],
+  'outbox-viewer': [],
+};
+
+/** States that a query string gives a page, beyond its visitors. */
+const queryStates: Partial<Record<RouteName, readonly { state: string; query: string }[]>> = {
+  Requests: [{ state: 'closed tab', query: '?tab=Closed' }],
+};
+
+/**
+ * Every page state of the route table (src/routes.ts) worth weighing, then NotFound, and the
+ * routes left out with the reason. Optional parameters are visited both with and without a value.
+ */
+export function planVisits(routes: readonly PageRoute[] = pageRoutes): {
+  visits: PlannedVisit[];
+  unmeasured: UnmeasuredRoute[];
+} {
+  const visits: PlannedVisit[] = [];
+  const unmeasured: UnmeasuredRoute[] = [];
+  for (const route of routes) {
+    const reason = whyUnmeasured(route);
+    if (reason) {
+      unmeasured.push({ route: route.name, reason });
+      continue;
+    }
+    const signedInPage = route.guard === 'auth';
+    const variants = patternVariants(route.pattern);
+    for (const visitor of visitorsByGuard[route.guard]) {
+      for (const variant of variants) {
+        const state = [visitor, variant.note].filter(Boolean).join(', ');
+        visits.push({
+          route: route.name,
+          state,
+          visitor,
+          signedInPage,
+          status: 200,
+          path: (demo) => fillPattern(variant.pattern, demo.parameters),
+        });
+      }
+      for (const { state, query } of queryStates[route.name] ?? []) {
+        visits.push({
+          route: route.name,
+          state: `${visitor}, ${state}`,
+          visitor,
+          signedInPage,
+          status: 200,
+          path: (demo) => `${fillPattern(route.pattern, demo.parameters)}${query}`,
+        });
+      }
+    }
+  }
+  for (const visitor of ['signed out', 'member'] as const) {
+    visits.push({
+      route: 'NotFound',
+      state: visitor,
+      visitor,
+      signedInPage: false,
+      status: 404,
+      path: () => '/no-such-page',
+    });
+  }
+  return { visits, unmeasured };
+}
+
+function whyUnmeasured(route: PageRoute): string | undefined {
+  if (route.endpoint) return 'not a page: it answers with a file, a redirect or a status';
+  if (route.name === 'Root') return 'redirects to SignIn or the Dashboard (docs/PRODUCT.md §2)';
+  if (route.redirectTo) return `redirects to ${route.redirectTo}`;
+  if (visitorsByGuard[route.guard].length === 0) {
+    return 'a development page, never served in production';
+  }
+  return undefined;
+}
+
+/** An optional segment `{/:name}?` gives two addresses: with the parameter and without it. */
+function patternVariants(pattern: string): { pattern: string; note: string }[] {
+  const optional = /\{\/:(\w+)\}\?/.exec(pattern);
+  if (!optional) return [{ pattern, note: '' }];
+  const name = optional[1] ?? '';
+  return [
+    { pattern: pattern.replace(optional[0], ''), note: `no ${name}` },
+    { pattern: pattern.replace(optional[0], `/:${name}`), note: `with ${name}` },
+  ];
+}
+
+/** Puts real values into a URLPattern pathname; a parameter without a demo value is an error. */
+export function fillPattern(pattern: string, parameters: Readonly<Record<string, string>>): string {
+  return pattern.replace(/:(\w+)/g, (_match, name: string) => {
+    const value = parameters[name];
+    if (value === undefined) throw new Error(`No demo value for the parameter :${name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The JavaScript budget of a page: docs/PRODUCT.md §14. */
+export function javaScriptBudget(visit: PlannedVisit, weight: PageWeight): number {
+  if (!weight.hasIslands) return budgets.javaScriptWithoutIslands;
+  return visit.signedInPage ? budgets.javaScriptSignedIn : budgets.javaScriptSignInFamily;
+}
+
+/** What a first visit to a page costs. Byte counts are of the bodies. */
+export interface PageWeight {
+  readonly status: number;
+  /** The document, compressed as served. */
+  readonly htmlBytes: number;
+  /** How the document was compressed (`br`, `gzip`, or `none`). */
+  readonly htmlEncoding: string;
+  /** Every script the page loads, inline ones included, each gzipped on its own. */
+  readonly javaScriptGzipBytes: number;
+  /** Stylesheets, compressed as served. */
+  readonly cssBytes: number;
+  /** Everything transferred: document, scripts, stylesheets, icons, images, fonts, as served. */
+  readonly transferredBytes: number;
+  /** The document and each distinct file it loads. */
+  readonly requests: number;
+  readonly hasIslands: boolean;
+  /** Text responses above the compression threshold that came uncompressed. */
+  readonly uncompressed: readonly string[];
+}
+
+interface Fetched {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly wireBytes: number;
+  readonly encoding: string;
+  readonly body: string;
+}
+
+/** One GET as a browser sends it (brotli or gzip accepted), with the bytes that crossed the wire. */
+function get(url: string, cookie = ''): Promise<Fetched> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { 'accept-encoding': 'br, gzip' };
+    if (cookie) headers['cookie'] = cookie;
+    const outgoing = httpRequest(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const encoding = response.headers['content-encoding'] ?? 'none';
+        const body =
+          encoding === 'br'
+            ? brotliDecompressSync(raw)
+            : encoding === 'gzip'
+              ? gunzipSync(raw)
+              : raw;
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          wireBytes: raw.length,
+          encoding,
+          body: body.toString('utf8'),
+        });
+      });
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+const scriptReferences =
+  /<script\b[^>]*\bsrc="([^"]+)"|\b(?:component-url|renderer-url|before-hydration-url)="([^"]+)"|<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g;
+const inlineScripts = /<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g;
+const stylesheetReferences = /<link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref="([^"]+)"/g;
+const otherReferences =
+  /<link\b(?=[^>]*\brel="(?:icon|apple-touch-icon|preload)")[^>]*\bhref="([^"]+)"|<img\b[^>]*\bsrc="([^"]+)"/g;
+
+/**
+ * The modules a script imports: `import … from "x"`, `import "x"` and `import("x")`, relative
+ * or from the site's root, in any quotes.
+ */
+export function importsOf(code: string): string[] {
+  const found = code.matchAll(
+    /(?:\bfrom|\bimport)\s*\(?\s*(["'`])((?:\.{1,2})?\/[^"'`\s]+\.m?js)\1/g,
+  );
+  return [...found].map((match) => match[2] ?? '');
+}
+
+/** The addresses a stylesheet loads: `@import` and `url()`, data URLs left out. */
+export function stylesheetAssetsOf(css: string): string[] {
+  const found = css.matchAll(/url\(\s*(["']?)([^"')]+)\1\s*\)|@import\s+(["'])([^"']+)\3/g);
+  return [...found]
+    .map((match) => match[2] ?? match[4] ?? '')
+    .filter((address) => address && !address.startsWith('data:') && !address.startsWith('#'));
+}
+
+/** Addresses on the page's own origin only: nothing else is ever fetched. */
+function sameOrigin(address: string, base: string, origin: string): string | undefined {
+  const url = new URL(address, base);
+  return url.origin === origin ? url.href : undefined;
+}
+
+/** Weighs one page as a first visit with the given cookies. Redirects are not followed. */
+export async function measurePage(origin: string, path: string, cookie = ''): Promise<PageWeight> {
+  const documentUrl = new URL(path, origin).href;
+  const page = await get(documentUrl, cookie);
+  const html = page.body;
+  const uncompressed: string[] = [];
+  const noteCompression = (url: string, fetched: Fetched) => {
+    if (fetched.encoding === 'none' && Buffer.byteLength(fetched.body) >= compressionThreshold) {
+      uncompressed.push(new URL(url).pathname);
+    }
+  };
+  noteCompression(documentUrl, page);
+
+  let javaScriptGzipBytes = 0;
+  for (const match of html.matchAll(inlineScripts)) {
+    const code = match[1] ?? '';
+    if (code.trim()) javaScriptGzipBytes += gzipSync(code).length;
+  }
+
+  const fetchedUrls = new Set<string>();
+  let transferredBytes = page.wireBytes;
+  const fetchOnce = async (url: string): Promise<Fetched | undefined> => {
+    if (fetchedUrls.has(url)) return undefined;
+    fetchedUrls.add(url);
+    const fetched = await get(url, cookie);
+    if (fetched.status !== 200) throw new Error(`${url} answered ${fetched.status}`);
+    transferredBytes += fetched.wireBytes;
+    return fetched;
+  };
+
+  const pendingScripts = [...html.matchAll(scriptReferences)]
+    .map((match) => match[1] ?? match[2] ?? match[3] ?? '')
+    .map((address) => sameOrigin(address, documentUrl, origin));
+  while (pendingScripts.length > 0) {
+    const url = pendingScripts.pop();
+    if (!url) continue;
+    const script = await fetchOnce(url);
+    if (!script) continue;
+    noteCompression(url, script);
+    javaScriptGzipBytes += gzipSync(script.body).length;
+    for (const address of importsOf(script.body)) {
+      pendingScripts.push(sameOrigin(address, url, origin));
+    }
+  }
+
+  let cssBytes = 0;
+  const assets: string[] = [];
+  const pendingStylesheets = [...html.matchAll(stylesheetReferences)].map((match) =>
+    sameOrigin(match[1] ?? '', documentUrl, origin),
+  );
+  while (pendingStylesheets.length > 0) {
+    const url = pendingStylesheets.pop();
+    if (!url) continue;
+    const stylesheet = await fetchOnce(url);
+    if (!stylesheet) continue;
+    noteCompression(url, stylesheet);
+    cssBytes += stylesheet.wireBytes;
+    for (const address of stylesheetAssetsOf(stylesheet.body)) {
+      const asset = sameOrigin(address, url, origin);
+      if (asset?.endsWith('.css')) pendingStylesheets.push(asset);
+      else if (asset) assets.push(asset);
+    }
+  }
+  for (const match of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)) {
+    for (const address of stylesheetAssetsOf(match[1] ?? '')) {
+      const asset = sameOrigin(address, documentUrl, origin);
+      if (asset) assets.push(asset);
+    }
+  }
+  for (const match of html.matchAll(otherReferences)) {
+    const asset = sameOrigin(match[1] ?? match[2] ?? '', documentUrl, origin);
+    if (asset) assets.push(asset);
+  }
+  for (const url of assets) {
+    const asset = await fetchOnce(url);
+    if (asset && /^(text\/|image\/svg)/.test(String(asset.headers['content-type']))) {
+      noteCompression(url, asset);
+    }
+  }
+
+  return {
+    status: page.status,
+    htmlBytes: page.wireBytes,
+    htmlEncoding: page.encoding,
+    javaScriptGzipBytes,
+    cssBytes,
+    transferredBytes,
+    requests: 1 + fetchedUrls.size,
+    hasIslands: html.includes('<astro-island'),
+    uncompressed,
+  };
+}
+
+/** A budget a figure is held to, and whether it keeps it. */
+export interface BudgetCheck {
+  readonly figure: string;
+  readonly value: number;
+  readonly budget: number;
+  readonly ok: boolean;
+}
+
+/** The byte budgets of docs/PRODUCT.md §14 that apply to one weighed page. */
+export function byteBudgetChecks(visit: PlannedVisit, weight: PageWeight): BudgetCheck[] {
+  const check = (figure: string, value: number, budget: number): BudgetCheck => ({
+    figure,
+    value,
+    budget,
+    ok: value <= budget,
+  });
+  const checks = [
+    check('JavaScript (gzip)', weight.javaScriptGzipBytes, javaScriptBudget(visit, weight)),
+    check('HTML (compressed)', weight.htmlBytes, budgets.html),
+    check('text responses sent uncompressed', weight.uncompressed.length, 0),
+  ];
+  if (visit.route === 'SignIn') {
+    checks.push(check('bytes transferred', weight.transferredBytes, budgets.signInTransferred));
+  }
+  return checks;
+}
+
+/** `12.3 KB`. */
+export const kilobytes = (bytes: number): string => `${(bytes / kilobyte).toFixed(1)} KB`;
+
+/** The demo accounts of api/db/seed.ts behind each signed-in visitor. */
+const accountOf = {
+  member: 'member@example.com',
+  'MFA enrollment required': 'secure@example.com',
+  'MFA verification pending': 'verified@example.com',
+} as const;
+
+/**
+ * Only asks for a reset link, never uses it: an account no browser journey on a shared server
+ * resets, so the per-account limit on reset links is never in anyone's way.
+ */
+const resetAccount = 'concierge@example.com';
+
+/**
+ * Signs in the demo visitors and finds real parameter values: a request and a category of the
+ * demo member (from the Dashboard, as the member finds them), a reset token from an emailed link
+ * (the server must serve the outbox viewer), an unlock token of a real one's shape (the page does
+ * not look it up until its button is pressed, and a real one needs a locked account).
+ */
+export async function prepareDemo(origin: string, password: string): Promise<DemoData> {
+  const member = await signIn(origin, accountOf.member, password);
+  const signedOut = await signIn(origin, accountOf.member, password);
+  const cookies: Record<Visitor, string> = {
+    'signed out': '',
+    'signed out, toast after sign-out': await signOut(origin, signedOut),
+    member: cookieHeader(member),
+    'MFA enrollment required': cookieHeader(
+      await signIn(origin, accountOf['MFA enrollment required'], password),
+    ),
+    'MFA verification pending': cookieHeader(
+      await signIn(origin, accountOf['MFA verification pending'], password),
+    ),
+  };
+
+  const dashboard = await get(`${origin}/dashboard`, cookies.member);
+  const requestId = /href="\/requests\/([0-9a-f-]{36})"/.exec(dashboard.body)?.[1];
+  if (!requestId) throw new Error('The Dashboard links to no request of the demo member');
+  const categoryId = /href="\/requests\/category\/([^"/?]+)"/.exec(dashboard.body)?.[1];
+  if (!categoryId) throw new Error('The Dashboard links to no request category');
+
+  return {
+    origin,
+    cookies,
+    parameters: {
+      companySlug: 'acme',
+      requestId,
+      categoryId: decodeURIComponent(categoryId),
+      resetToken: await emailedResetToken(origin),
+      unlockToken: randomBytes(32).toString('base64url'),
+    },
+  };
+}
+
+type CookieJar = Map<string, string>;
+
+function keepCookies(jar: CookieJar, fetched: { headers: Fetched['headers'] }): void {
+  const lines = fetched.headers['set-cookie'] ?? [];
+  for (const line of Array.isArray(lines) ? lines : [lines]) {
+    const [pair = ''] = line.split(';');
+    const separator = pair.indexOf('=');
+    const name = pair.slice(0, separator).trim();
+    if (/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line)) jar.delete(name);
+    else jar.set(name, pair.slice(separator + 1));
+  }
+}
+
+const cookieHeader = (jar: CookieJar): string =>
+  [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+
+const xsrfOf = (jar: CookieJar): string =>
+  [...jar].find(([name]) => name.endsWith('XSRF-TOKEN'))?.[1] ?? '';
+
+/** Posts a form as the browser does without JavaScript (the same origin, the XSRF field). */
+function postForm(url: string, jar: CookieJar, fields: Record<string, string>): Promise<Fetched> {
+  const body = new URLSearchParams({ _xsrf: xsrfOf(jar), ...fields }).toString();
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          origin: new URL(url).origin,
+          cookie: cookieHeader(jar),
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => {
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            wireBytes: 0,
+            encoding: 'none',
+            body: '',
+          });
+        });
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+async function signIn(origin: string, email: string, password: string): Promise<CookieJar> {
+  const jar: CookieJar = new Map();
+  keepCookies(jar, await get(`${origin}/sign-in`));
+  const answer = await postForm(`${origin}/sign-in?_action=auth.signIn`, jar, { email, password });
+  keepCookies(jar, answer);
+  if (![...jar.keys()].some((name) => /^(__Host-)?session$/.test(name))) {
+    throw new Error(`Signing in as ${email} failed (${answer.status})`);
+  }
+  return jar;
+}
+
+/** Signs out with the portal's form; the cookies left: the toast waiting for the next page. */
+async function signOut(origin: string, jar: CookieJar): Promise<string> {
+  const answer = await postForm(`${origin}/dashboard?_action=auth.signOut`, jar, {});
+  keepCookies(jar, answer);
+  if ([...jar.keys()].some((name) => /^(__Host-)?session$/.test(name))) {
+    throw new Error(`Signing out did not end the session (${answer.status})`);
+  }
+  return cookieHeader(jar);
+}
+
+/** Asks for a reset link and reads its token from the outbox viewer, as from an inbox. */
+async function emailedResetToken(origin: string): Promise<string> {
+  const jar: CookieJar = new Map();
+  keepCookies(jar, await get(`${origin}/forgot-password`));
+  const asked = await postForm(`${origin}/forgot-password?_action=auth.requestPasswordReset`, jar, {
+    email: resetAccount,
+  });
+  if (asked.status >= 400) throw new Error(`Asking for a reset link failed (${asked.status})`);
+  const outbox = await get(`${origin}/dev/outbox`);
+  if (outbox.status !== 200) {
+    throw new Error(
+      `No outbox viewer at ${origin}/dev/outbox (${outbox.status}): set OUTBOX_VIEWER`,
+    );
+  }
+  const email = outbox.body
+    .split('<article')
+    .find((article) => article.includes(resetAccount) && article.includes('/reset-password/'));
+  const token = email && /\/reset-password\/([\w-]+)/.exec(email)?.[1];
+  if (!token) throw new Error(`The outbox holds no reset link for ${resetAccount}`);
+  return token;
+}
