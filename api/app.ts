@@ -2,6 +2,14 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ApiDependencies } from './http/context.ts';
+import {
+  currentRequestId,
+  loggablePath,
+  logger,
+  requestIdFor,
+  requestIdHeader,
+  withRequestId,
+} from './logger.ts';
 import { errorResponse, ErrorMessage } from './http/errors.ts';
 import { createAttachmentsRoutes } from './routes/attachments.ts';
 import { createDashboardRoutes } from './routes/dashboard.ts';
@@ -38,6 +46,15 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
   if (dependencies.outboxViewer) v1.route('/outbox', createOutboxRoutes(dependencies));
 
   const app = new Hono();
+  // The caller's request id (the web server's, when it is a trusted proxy) on every log line of
+  // this call and in the answer; called in-process, the web server's request is already known.
+  app.use(async (c, next) => {
+    const requestId =
+      currentRequestId() ??
+      requestIdFor(c.req.header(requestIdHeader), dependencies.trustedProxies);
+    c.header('X-Request-Id', requestId);
+    await withRequestId(requestId, next);
+  });
   app.use(async (c, next) => {
     await next();
     // Answers carry tokens and personal data: no cache may keep them (downloads say so
@@ -65,7 +82,10 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
       const message = error.status === 413 ? ErrorMessage.bodyTooLarge : ErrorMessage.badRequest;
       return errorResponse(c, error.status, message);
     }
-    console.error(`${c.req.method} ${new URL(c.req.url).pathname} failed:`, error);
+    logger.error(
+      { err: error, method: c.req.method, path: loggablePath(new URL(c.req.url).pathname) },
+      'API call failed',
+    );
     return errorResponse(c, 500, ErrorMessage.internal);
   });
   return app;

@@ -9,6 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { constants } from 'node:zlib';
 import compression from 'compression';
 import { clientAddressFrom } from '../api/http/client-address.ts';
+import {
+  loggablePath,
+  logger,
+  requestIdFor,
+  requestIdHeader,
+  withRequestId,
+} from '../api/logger.ts';
 import { clientAddressHeader } from '../src/lib/internal-headers.ts';
 import { precompressedAssets } from './precompressed-assets.mjs';
 import { insecureServingProblem, parseConfig } from '../src/server/config.ts';
@@ -92,13 +99,42 @@ function refuseOversizedBody(request, response) {
   return true;
 }
 
+/**
+ * Gives the request its id (a trusted proxy's, or a new one): in the answer's `X-Request-Id`, in
+ * the request header the pages read (always overwritten, like the client address), and on every
+ * log line written while serving it, the last of which says how it ended.
+ */
+function identifyRequest(request, response) {
+  const requestId = requestIdFor(request.headers[requestIdHeader], settings.trustedProxies);
+  request.headers[requestIdHeader] = requestId;
+  response.setHeader('X-Request-Id', requestId);
+  const startedAt = performance.now();
+  response.once('close', () => {
+    withRequestId(requestId, () => {
+      logger.info(
+        {
+          method: request.method,
+          path: loggablePath(request.url ?? '/'),
+          status: response.statusCode,
+          durationMs: Math.round(performance.now() - startedAt),
+          ...(response.writableFinished ? {} : { aborted: true }),
+        },
+        'request',
+      );
+    });
+  });
+  return requestId;
+}
+
 const server = createServer((request, response) => {
-  if (refuseOversizedBody(request, response)) return;
-  if (servePrecompressed(request, response)) return;
-  passClientAddress(request);
-  compress(request, response, () => {
-    keepWriteCallbacks(response);
-    handler(request, response);
+  withRequestId(identifyRequest(request, response), () => {
+    if (refuseOversizedBody(request, response)) return;
+    if (servePrecompressed(request, response)) return;
+    passClientAddress(request);
+    compress(request, response, () => {
+      keepWriteCallbacks(response);
+      handler(request, response);
+    });
   });
 });
 await new Promise((resolve) => server.listen(settings.port, settings.host, () => resolve()));

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { currentRequestId, requestIdHeader } from '../../api/logger.ts';
 
 /** How a request reaches the API: `fetch` over HTTP, or the embedded app's `fetch` in-process. */
 export type ApiTransport = (request: Request) => Promise<Response>;
@@ -92,6 +93,8 @@ export class ApiClient {
     if (token) headers.set('authorization', `Bearer ${token}`);
     if (mfaToken) headers.set('mfa-token', mfaToken);
     if (this.#clientAddress) headers.set('x-forwarded-for', this.#clientAddress);
+    const requestId = currentRequestId();
+    if (requestId) headers.set(requestIdHeader, requestId);
 
     const response = await this.#transport(
       new Request(new URL(path, this.#baseUrl), {

@@ -9,6 +9,7 @@ import {
   storageSecretSetting,
   trustedProxiesSetting,
 } from '../../api/settings.ts';
+import { logLevels } from '../../api/logger.ts';
 import { readS3Settings, type S3Settings } from '../../api/services/storage/s3-settings.ts';
 
 /**
@@ -54,6 +55,8 @@ const environmentSchema = z.object({
   SMTP_URL: smtpUrlSetting,
   MAIL_FROM: z.string().trim().max(200).optional(),
   STORAGE_SECRET: storageSecretSetting,
+  // Read by the logger itself (api/logger.ts); checked here so that a typo stops the start.
+  LOG_LEVEL: z.enum(logLevels).optional(),
 });
 
 export interface WebConfig {
