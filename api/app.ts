@@ -14,6 +14,7 @@ import { errorResponse, ErrorMessage } from './http/errors.ts';
 import { createAttachmentsRoutes } from './routes/attachments.ts';
 import { createDashboardRoutes } from './routes/dashboard.ts';
 import { createDirectUploadsRoutes } from './routes/direct-uploads.ts';
+import { createHealthRoutes } from './routes/health.ts';
 import { createMfaRoutes } from './routes/mfa.ts';
 import { createOutboxRoutes } from './routes/outbox.ts';
 import { createRequestCategoriesRoutes } from './routes/request-categories.ts';
@@ -71,6 +72,7 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
     }),
   );
   app.route('/api/v1', v1);
+  app.route('/', createHealthRoutes(dependencies));
   if (dependencies.storage instanceof LocalFileStorage) {
     app.route(STORAGE_PATH, createStorageRoutes(dependencies, dependencies.storage));
   }

@@ -3,6 +3,7 @@ import {
   booleanSetting,
   hostSetting,
   isLoopbackHost,
+  millisecondsSetting,
   parseSettings,
   portSetting,
   smtpUrlSetting,
@@ -57,6 +58,7 @@ const environmentSchema = z.object({
   STORAGE_SECRET: storageSecretSetting,
   // Read by the logger itself (api/logger.ts); checked here so that a typo stops the start.
   LOG_LEVEL: z.enum(logLevels).optional(),
+  SHUTDOWN_TIMEOUT_MS: millisecondsSetting(25_000),
 });
 
 export interface WebConfig {
@@ -88,6 +90,11 @@ export interface WebConfig {
   readonly storageSecret: string | undefined;
   /** Members' files in an S3-compatible bucket (`S3_*`); unset, on local disk in the data directory. */
   readonly s3: S3Settings | undefined;
+  /**
+   * How long a stopping server (SIGTERM) waits for the requests in flight and the embedded API's
+   * work in flight before it exits anyway.
+   */
+  readonly shutdownTimeoutMs: number;
 }
 
 export function parseConfig(environment: Record<string, string | undefined>): WebConfig {
@@ -113,6 +120,7 @@ export function parseConfig(environment: Record<string, string | undefined>): We
     mailFrom: env.MAIL_FROM || undefined,
     storageSecret: env.STORAGE_SECRET,
     s3: readS3Settings(environment),
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   };
 }
 

@@ -14,8 +14,13 @@ export interface StubApi {
 /** How the stub answers one request; answer nothing to keep the caller waiting. */
 export type StubAnswer = (request: IncomingMessage, response: ServerResponse) => void;
 
-/** Every API of the contract answers 401 to the current user without credentials. */
+/** Ready (`/readyz`), and 401 to the current user without credentials, like the reference API. */
 export const answersLikeTheContract: StubAnswer = (request, response) => {
+  if (request.method === 'GET' && request.url === '/readyz') {
+    response.writeHead(200, { 'content-type': 'text/plain' });
+    response.end('ok\n');
+    return;
+  }
   if (request.method === 'GET' && request.url === '/api/v1/users/current') {
     json(response, 401, { error: 'Your session expired. Please sign in again.' });
     return;
