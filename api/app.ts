@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
 import type { ApiDependencies } from './http/context.ts';
 import {
   currentRequestId,
@@ -84,10 +85,14 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
       const message = error.status === 413 ? ErrorMessage.bodyTooLarge : ErrorMessage.badRequest;
       return errorResponse(c, error.status, message);
     }
-    logger.error(
-      { err: error, method: c.req.method, path: loggablePath(new URL(c.req.url).pathname) },
-      'API call failed',
-    );
+    const call = { method: c.req.method, path: loggablePath(new URL(c.req.url).pathname) };
+    if (isDatabaseUnavailable(error)) {
+      // Not a fault of this call: the database is away, and callers may try again later.
+      logger.error({ err: error, ...call }, 'API call failed: the database is unavailable');
+      c.header('Retry-After', '30');
+      return errorResponse(c, 503, ErrorMessage.unavailable);
+    }
+    logger.error({ err: error, ...call }, 'API call failed');
     return errorResponse(c, 500, ErrorMessage.internal);
   });
   return app;

@@ -59,6 +59,7 @@ const environmentSchema = z.object({
   // Read by the logger itself (api/logger.ts); checked here so that a typo stops the start.
   LOG_LEVEL: z.enum(logLevels).optional(),
   SHUTDOWN_TIMEOUT_MS: millisecondsSetting(25_000),
+  API_TIMEOUT_MS: millisecondsSetting(10_000),
 });
 
 export interface WebConfig {
@@ -95,6 +96,8 @@ export interface WebConfig {
    * work in flight before it exits anyway.
    */
   readonly shutdownTimeoutMs: number;
+  /** How long a call to the API may take before the page gives up on it (503); 0: no limit. */
+  readonly apiTimeoutMs: number;
 }
 
 export function parseConfig(environment: Record<string, string | undefined>): WebConfig {
@@ -121,6 +124,7 @@ export function parseConfig(environment: Record<string, string | undefined>): We
     storageSecret: env.STORAGE_SECRET,
     s3: readS3Settings(environment),
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    apiTimeoutMs: env.API_TIMEOUT_MS,
   };
 }
 

@@ -181,6 +181,45 @@ describe('internal errors', () => {
     }
   });
 
+  it('answers 503 with a time to come back when the database cannot be reached', async () => {
+    const loggedError = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const unreachable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
+    const awayDatabase = new Proxy(Object.create(null) as object, {
+      get: () => () => {
+        throw unreachable;
+      },
+    }) as Database;
+    try {
+      const app = createApiApp({
+        db: awayDatabase,
+        clock: api.clock,
+        trustedProxies: 0,
+        publicOrigin: TEST_PUBLIC_ORIGIN,
+        outboxViewer: false,
+        storage: api.storage,
+      });
+
+      const response = await app.request(
+        SIGN_IN,
+        jsonRequest({ user: { email: 'member@example.com', password: TEST_PASSWORD } }),
+      );
+
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('30');
+      expect(await response.json()).toEqual({
+        error: 'The service is unavailable. Please try again in a few minutes.',
+      });
+      expect(loggedError).toHaveBeenCalledWith(
+        expect.objectContaining({ err: unreachable, path: '/api/v1/users/sign_in' }),
+        'API call failed: the database is unavailable',
+      );
+    } finally {
+      loggedError.mockRestore();
+    }
+  });
+
   it('answers the generic 500 when an authenticated route fails', async () => {
     const loggedError = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     try {

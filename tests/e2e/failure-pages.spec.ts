@@ -1,6 +1,6 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { startPortalServer, type PortalServer } from './support/portal-server';
-import { json, startStubApi, type StubApi } from './support/stub-api';
+import { freePort, startPortalServer, type PortalServer } from './support/portal-server';
+import { answersLikeTheContract, json, startStubApi, type StubApi } from './support/stub-api';
 
 /**
  * What a member sees when the server cannot serve a page: a page in the welcome layout, in plain
@@ -24,8 +24,9 @@ test.describe('with an API that fails', () => {
   let api: StubApi;
   let portal: PortalServer;
   test.beforeAll(async () => {
-    api = await startStubApi((_request, response) => {
-      json(response, 500, { error: 'relation "users" does not exist' });
+    api = await startStubApi((request, response) => {
+      if (request.url === '/readyz') answersLikeTheContract(request, response);
+      else json(response, 500, { error: 'relation "users" does not exist' });
     });
     portal = await startPortalServer({ env: { API_ORIGIN: api.origin } });
   });
@@ -57,6 +58,61 @@ test.describe('with an API that fails', () => {
       expect.objectContaining({ level: 'info', msg: 'request', status: 500, method: 'GET' }),
     );
   });
+});
+
+test.describe('with an API that does not answer in time', () => {
+  let api: StubApi;
+  let portal: PortalServer;
+  test.beforeAll(async () => {
+    api = await startStubApi((request, response) => {
+      if (request.url === '/readyz') answersLikeTheContract(request, response);
+      // Everything else: no answer, ever.
+    });
+    portal = await startPortalServer({ env: { API_ORIGIN: api.origin, API_TIMEOUT_MS: '1000' } });
+  });
+  test.afterAll(async () => {
+    await portal.stop();
+    await api.close();
+  });
+
+  test('a page gives up after API_TIMEOUT_MS and says the service is unavailable', async ({
+    page,
+    context,
+  }) => {
+    await holdSession(context, portal);
+    const startedAt = Date.now();
+    const response = await page.goto(`${portal.baseURL}/dashboard`);
+    expect(Date.now() - startedAt).toBeLessThan(4_000);
+    expect(response?.status()).toBe(503);
+    expect(response?.headers()['retry-after']).toBe('30');
+    await expect(
+      page.getByRole('heading', { name: 'Sorry, the service is unavailable' }),
+    ).toBeVisible();
+    await expect(
+      page.getByText('We cannot reach your account right now. Please try again in a few minutes.'),
+    ).toBeVisible();
+    await expectReference(page, response?.headers()['x-request-id']);
+  });
+});
+
+test('a page says the service is unavailable when nothing listens at API_ORIGIN', async ({
+  page,
+  context,
+}) => {
+  const portal = await startPortalServer({
+    env: { API_ORIGIN: `http://127.0.0.1:${await freePort()}` },
+  });
+  try {
+    await holdSession(context, portal);
+    const response = await page.goto(`${portal.baseURL}/requests`);
+    expect(response?.status()).toBe(503);
+    await expect(
+      page.getByRole('heading', { name: 'Sorry, the service is unavailable' }),
+    ).toBeVisible();
+    await expectReference(page, response?.headers()['x-request-id']);
+  } finally {
+    await portal.stop();
+  }
 });
 
 /** The server's JSON log lines about one request. */
