@@ -54,7 +54,7 @@ export default defineConfig({
   ],
   webServer: {
     command: 'node scripts/serve-e2e.mjs',
-    url: `${baseURL}/healthz`,
+    url: `${baseURL}/readyz`,
     reuseExistingServer: false,
     timeout: 60_000,
     // SIGTERM lets scripts/serve-e2e.mjs remove its temporary database.

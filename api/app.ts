@@ -1,11 +1,21 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
 import type { ApiDependencies } from './http/context.ts';
+import {
+  currentRequestId,
+  loggablePath,
+  logger,
+  requestIdFor,
+  requestIdHeader,
+  withRequestId,
+} from './logger.ts';
 import { errorResponse, ErrorMessage } from './http/errors.ts';
 import { createAttachmentsRoutes } from './routes/attachments.ts';
 import { createDashboardRoutes } from './routes/dashboard.ts';
 import { createDirectUploadsRoutes } from './routes/direct-uploads.ts';
+import { createHealthRoutes } from './routes/health.ts';
 import { createMfaRoutes } from './routes/mfa.ts';
 import { createOutboxRoutes } from './routes/outbox.ts';
 import { createRequestCategoriesRoutes } from './routes/request-categories.ts';
@@ -38,6 +48,15 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
   if (dependencies.outboxViewer) v1.route('/outbox', createOutboxRoutes(dependencies));
 
   const app = new Hono();
+  // The caller's request id (the web server's, when it is a trusted proxy) on every log line of
+  // this call and in the answer; called in-process, the web server's request is already known.
+  app.use(async (c, next) => {
+    const requestId =
+      currentRequestId() ??
+      requestIdFor(c.req.header(requestIdHeader), dependencies.trustedProxies);
+    c.header('X-Request-Id', requestId);
+    await withRequestId(requestId, next);
+  });
   app.use(async (c, next) => {
     await next();
     // Answers carry tokens and personal data: no cache may keep them (downloads say so
@@ -54,6 +73,7 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
     }),
   );
   app.route('/api/v1', v1);
+  app.route('/', createHealthRoutes(dependencies));
   if (dependencies.storage instanceof LocalFileStorage) {
     app.route(STORAGE_PATH, createStorageRoutes(dependencies, dependencies.storage));
   }
@@ -65,7 +85,14 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
       const message = error.status === 413 ? ErrorMessage.bodyTooLarge : ErrorMessage.badRequest;
       return errorResponse(c, error.status, message);
     }
-    console.error(`${c.req.method} ${new URL(c.req.url).pathname} failed:`, error);
+    const call = { method: c.req.method, path: loggablePath(new URL(c.req.url).pathname) };
+    if (isDatabaseUnavailable(error)) {
+      // Not a fault of this call: the database is away, and callers may try again later.
+      logger.error({ err: error, ...call }, 'API call failed: the database is unavailable');
+      c.header('Retry-After', '30');
+      return errorResponse(c, 503, ErrorMessage.unavailable);
+    }
+    logger.error({ err: error, ...call }, 'API call failed');
     return errorResponse(c, 500, ErrorMessage.internal);
   });
   return app;

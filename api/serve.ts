@@ -14,6 +14,7 @@ import {
   storageSecretSetting,
   trustedProxiesSetting,
 } from './settings.ts';
+import { logLevels } from './logger.ts';
 import { readS3Settings } from './services/storage/s3-settings.ts';
 
 /**
@@ -39,6 +40,8 @@ const settingsSchema = z.object({
   MAIL_FROM: z.string().optional(),
   OUTBOX_VIEWER: booleanSetting(false),
   STORAGE_SECRET: storageSecretSetting,
+  // Read by the logger itself (logger.ts); checked here so that a typo stops the start.
+  LOG_LEVEL: z.enum(logLevels).optional(),
 });
 
 let settings: z.output<typeof settingsSchema>;

@@ -49,6 +49,10 @@ export const portSetting = (fallback: number) =>
  */
 export const trustedProxiesSetting = wholeNumber(0, 0, 10, 'a number of proxies from 0 to 10');
 
+/** A duration in milliseconds, from 0 to an hour. */
+export const millisecondsSetting = (fallback: number) =>
+  wholeNumber(fallback, 0, 3_600_000, 'a number of milliseconds from 0 to 3600000');
+
 /** An address to listen on: an IP address or `localhost`. */
 export const hostSetting = (fallback: string) =>
   z

@@ -9,6 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { constants } from 'node:zlib';
 import compression from 'compression';
 import { clientAddressFrom } from '../api/http/client-address.ts';
+import { runShutdownTasks } from '../api/shutdown.ts';
+import {
+  loggablePath,
+  logger,
+  requestIdFor,
+  requestIdHeader,
+  withRequestId,
+} from '../api/logger.ts';
 import { clientAddressHeader } from '../src/lib/internal-headers.ts';
 import { precompressedAssets } from './precompressed-assets.mjs';
 import { insecureServingProblem, parseConfig } from '../src/server/config.ts';
@@ -92,21 +100,89 @@ function refuseOversizedBody(request, response) {
   return true;
 }
 
+/**
+ * Gives the request its id (a trusted proxy's, or a new one): in the answer's `X-Request-Id`, in
+ * the request header the pages read (always overwritten, like the client address), and on every
+ * log line written while serving it, the last of which says how it ended.
+ */
+function identifyRequest(request, response) {
+  const requestId = requestIdFor(request.headers[requestIdHeader], settings.trustedProxies);
+  request.headers[requestIdHeader] = requestId;
+  response.setHeader('X-Request-Id', requestId);
+  const startedAt = performance.now();
+  response.once('close', () => {
+    withRequestId(requestId, () => {
+      logger.info(
+        {
+          method: request.method,
+          path: loggablePath(request.url ?? '/'),
+          status: response.statusCode,
+          durationMs: Math.round(performance.now() - startedAt),
+          ...(response.writableFinished ? {} : { aborted: true }),
+        },
+        'request',
+      );
+    });
+  });
+  return requestId;
+}
+
+let stopping = false;
+
 const server = createServer((request, response) => {
-  if (refuseOversizedBody(request, response)) return;
-  if (servePrecompressed(request, response)) return;
-  passClientAddress(request);
-  compress(request, response, () => {
-    keepWriteCallbacks(response);
-    handler(request, response);
+  // A stopping server answers what it was sent, then lets the connection go.
+  if (stopping) response.setHeader('connection', 'close');
+  withRequestId(identifyRequest(request, response), () => {
+    if (refuseOversizedBody(request, response)) return;
+    if (servePrecompressed(request, response)) return;
+    passClientAddress(request);
+    compress(request, response, () => {
+      keepWriteCallbacks(response);
+      handler(request, response);
+    });
   });
 });
 await new Promise((resolve) => server.listen(settings.port, settings.host, () => resolve()));
 
+/**
+ * Graceful shutdown (SIGTERM from the orchestrator, or Ctrl-C): take no new connections, answer
+ * the requests in flight, then let the embedded API finish its own work in flight (the outbox
+ * worker's message) and close its database. Whatever is still running after
+ * SHUTDOWN_TIMEOUT_MS is cut off.
+ */
+async function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'stopping: answering the requests in flight');
+  const deadline = setTimeout(() => {
+    logger.error(
+      { timeoutMs: settings.shutdownTimeoutMs },
+      'stopping: work still in flight after the shutdown timeout; exiting anyway',
+    );
+    process.exit(1);
+  }, settings.shutdownTimeoutMs);
+  deadline.unref();
+  const closed = new Promise((resolve) => server.close(resolve));
+  // Keep-alive connections outlive their last answer; let each go as soon as it is idle.
+  server.closeIdleConnections();
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+  await closed;
+  clearInterval(idleSweep);
+  await runShutdownTasks();
+  logger.info('stopped');
+  process.exit(0);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    void stop(signal);
+  });
+}
+
 const inUrl = (host) => (host.includes(':') ? `[${host}]` : host);
 const shownHost = settings.host === '0.0.0.0' ? 'localhost' : inUrl(settings.host);
 const local = settings.host === '0.0.0.0' ? '127.0.0.1' : inUrl(settings.host);
-const readiness = await fetch(`http://${local}:${settings.port}/healthz`);
+const readiness = await fetch(`http://${local}:${settings.port}/readyz`);
 if (!readiness.ok) {
   if (!settings.apiOrigin) {
     console.error(
@@ -114,17 +190,9 @@ if (!readiness.ok) {
     );
     process.exit(1);
   }
-  // A separate API may start after this server; /healthz says when it answers.
+  // A separate API may start after this server; /readyz says when it answers.
   console.warn(
-    `The API at ${settings.apiOrigin} does not answer yet; /healthz answers 503 until it does.`,
+    `The API at ${settings.apiOrigin} does not answer yet; /readyz answers 503 until it does.`,
   );
 }
 console.log(`\nMember portal ready: http://${shownHost}:${settings.port}\n`);
-
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    server.close(() => process.exit(0));
-    // Keep-alive connections would hold the close open; nothing here is worth waiting for.
-    server.closeAllConnections();
-  });
-}

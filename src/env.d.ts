@@ -2,6 +2,10 @@
 
 declare namespace App {
   interface Locals {
+    /** The id of this request: in its answer's `X-Request-Id`, its log lines and the error pages. */
+    requestId: string;
+    /** The error that made this request fail, for the error page. */
+    failure?: unknown;
     /** What the cookies say about the visitor's session. */
     session: import('./server/session').WebSession;
     /** The API, with this visitor's credentials attached. */

@@ -1,7 +1,9 @@
 import { sequence } from 'astro:middleware';
 import { bodyLimit } from './server/middleware/body-limit';
 import { currentUser } from './server/middleware/current-user';
+import { errorLogging } from './server/middleware/error-logging';
 import { formActions } from './server/middleware/form-actions';
+import { requestContext } from './server/middleware/request-context';
 import { resolveRoute } from './server/middleware/resolve-route';
 import { routeGuards } from './server/middleware/route-guards';
 import { securityHeaders } from './server/middleware/security-headers';
@@ -11,6 +13,8 @@ import { xsrf } from './server/middleware/xsrf';
 
 /** One concern per middleware, in the order a request meets them. */
 export const onRequest = sequence(
+  requestContext,
+  errorLogging,
   resolveRoute,
   securityHeaders,
   bodyLimit,

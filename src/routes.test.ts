@@ -47,7 +47,7 @@ describe('the route table', () => {
 
   it('marks the routes that answer with a file or a check, not a page, as endpoints', () => {
     const endpoints = pageRoutes.filter((route) => 'endpoint' in route).map(({ name }) => name);
-    expect(endpoints).toEqual(['RequestAttachment', 'Storage', 'Health']);
+    expect(endpoints).toEqual(['RequestAttachment', 'Storage', 'Health', 'Ready']);
   });
 
   it('tolerates one trailing slash', () => {

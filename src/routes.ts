@@ -40,7 +40,8 @@ export type RouteName =
   | 'Storage'
   | 'KitGallery'
   | 'OutboxViewer'
-  | 'Health';
+  | 'Health'
+  | 'Ready';
 
 export interface PageRoute {
   readonly name: RouteName;
@@ -141,6 +142,7 @@ export const pageRoutes = [
   },
   { name: 'OutboxViewer', pattern: '/dev/outbox', guard: 'outbox-viewer' },
   { name: 'Health', pattern: '/healthz', guard: 'public', endpoint: true },
+  { name: 'Ready', pattern: '/readyz', guard: 'public', endpoint: true },
 ] as const satisfies readonly PageRoute[];
 
 /** A permanent move from an address the old product used. */

@@ -7,6 +7,7 @@ import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrat
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { logger } from '../logger.ts';
 import * as schema from './schema.ts';
 
 /** The drizzle database, whichever driver is underneath. */
@@ -50,7 +51,7 @@ async function openPostgres(databaseUrl: string): Promise<OpenedDatabase> {
   const pool = new pg.Pool({ connectionString: databaseUrl });
   // An idle connection dropped by the server emits 'error'; unhandled, it would end the process.
   pool.on('error', (error) => {
-    console.error('PostgreSQL connection error:', error.message);
+    logger.error({ err: error }, 'PostgreSQL connection error');
   });
   try {
     // Several servers may start together against one database; the advisory lock makes the

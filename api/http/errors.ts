@@ -46,6 +46,7 @@ export const ErrorMessage = {
   downloadAddressInvalid:
     'This download link is invalid or has expired. Please open the file again from its request.',
   internal: 'Something went wrong. Please try again later.',
+  unavailable: 'The service is unavailable. Please try again in a few minutes.',
 } as const;
 
 /**

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { outboxMessages, type OutboxMessage } from '../db/schema.ts';
+import { logger } from '../logger.ts';
 import { HOUR, MINUTE, SECOND, type Clock } from './clock.ts';
 import { redactTokens } from './tokens.ts';
 import { repeatingPass, type RepeatingPass } from './repeating-pass.ts';
@@ -219,7 +220,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       const outcome = nextAttemptAt
         ? `next attempt at ${nextAttemptAt.toISOString()}`
         : 'giving up; the message stays in the outbox';
-      console.error(
+      logger.error(
         `Outbox: ${message.channel} #${message.id} to ${maskRecipient(message.recipient)} failed (attempt ${message.attempts} of ${MAX_DELIVERY_ATTEMPTS}), ${outcome}: ${lastError}`,
       );
       return false;

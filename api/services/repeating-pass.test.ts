@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { repeatingPass } from './repeating-pass.ts';
+import { logger } from '../logger.ts';
 
 describe('repeatingPass', () => {
   beforeEach(() => {
@@ -24,7 +25,7 @@ describe('repeatingPass', () => {
   });
 
   it('logs a failed pass and goes on with the next', async () => {
-    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const loggedError = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     const pass = vi
       .fn<() => Promise<void>>()
       .mockRejectedValueOnce(new Error('database away'))
@@ -34,7 +35,10 @@ describe('repeatingPass', () => {
     passes.start();
     await vi.advanceTimersByTimeAsync(2000);
 
-    expect(consoleError).toHaveBeenCalledWith('Sweeping failed: Error: database away');
+    expect(loggedError).toHaveBeenCalledWith(
+      { err: new Error('database away') },
+      'Sweeping failed: Error: database away',
+    );
     expect(pass).toHaveBeenCalledTimes(2);
     await passes.stop();
   });

@@ -1,3 +1,5 @@
+import { logger } from '../logger.ts';
+
 /** Background work that runs one pass at a time, a pause after each (the outbox, the sweeper). */
 export interface RepeatingPass {
   /** Runs a pass every interval, never two at once. */
@@ -31,7 +33,7 @@ export function repeatingPass(
       .then(
         () => undefined,
         (error: unknown) => {
-          console.error(describeFailure(error));
+          logger.error({ err: error }, describeFailure(error));
         },
       )
       .finally(() => {

@@ -1,4 +1,5 @@
 import { ActionError, type ActionErrorCode } from 'astro:actions';
+import { logger } from '../../api/logger.ts';
 import { ApiError } from '../server/api-client';
 import { FieldFailure } from './field-failure';
 
@@ -31,6 +32,6 @@ export function apiFailure(
     if (formField && error.serverMessage) return new FieldFailure(formField, error.serverMessage);
     return new ActionError({ code, message: error.serverMessage ?? fallbackMessage });
   }
-  console.error(error);
+  logger.error({ err: error }, 'action failed');
   return new ActionError({ code: 'INTERNAL_SERVER_ERROR', message: fallbackMessage });
 }

@@ -1,5 +1,6 @@
 import { defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
+import { logger } from '../../api/logger.ts';
 import { signedOutMessage, signInFallbackMessage } from '../lib/messages';
 import { paths } from '../routes';
 import {
@@ -144,7 +145,7 @@ export const signOut = defineAction({
     try {
       await signOutOfApi(await context.locals.api());
     } catch (error) {
-      console.warn('Sign-out: the API call failed; the session is cleared anyway.', error);
+      logger.warn({ err: error }, 'sign-out: the API call failed; the session is cleared anyway');
     }
     clearSession(context);
     addFlash(context.cookies, { message: signedOutMessage, type: 'success', autoDismiss: true });

@@ -1,5 +1,6 @@
 import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
+import { logger } from '../../api/logger.ts';
 import {
   cancelFallbackMessage,
   categoryMissingMessage,
@@ -88,7 +89,7 @@ function storageFailure(error: unknown): ActionError {
   if (error instanceof ApiError && error.status < 500) {
     return new FieldFailure(attachmentField, error.serverMessage ?? uploadFailedMessage);
   }
-  console.error(error);
+  logger.error({ err: error }, 'sending a file to storage failed');
   return new ActionError({ code: 'INTERNAL_SERVER_ERROR', message: uploadFailedMessage });
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiClient, ApiError, type ApiTransport } from './api-client';
+import { withRequestId } from '../../api/logger.ts';
+import { ApiClient, ApiError, ApiUnavailableError, type ApiTransport } from './api-client';
 
 function recordingTransport(answer: () => Response) {
   const requests: Request[] = [];
@@ -74,10 +75,10 @@ describe('the API client', () => {
 
   it('has no server message when the error body is not JSON', async () => {
     const { transport } = recordingTransport(
-      () => new Response('<html>Bad gateway', { status: 502 }),
+      () => new Response('<html>Internal error', { status: 500 }),
     );
     await expect(client(transport).request('GET', '/x')).rejects.toMatchObject({
-      status: 502,
+      status: 500,
       serverMessage: undefined,
     });
   });
@@ -87,5 +88,61 @@ describe('the API client', () => {
     await expect(
       client(transport).request('GET', '/x', { schema: z.object({ full_name: z.string() }) }),
     ).rejects.toMatchObject({ status: 502 });
+  });
+
+  it('passes on the id of the request being served', async () => {
+    const { requests, transport } = recordingTransport(() => Response.json({}));
+    await withRequestId('req-0123456789', () => client(transport).request('GET', '/x'));
+    expect(requests[0]?.headers.get('x-request-id')).toBe('req-0123456789');
+  });
+
+  it('gives up on an API that does not answer within its time limit', async () => {
+    const never: ApiTransport = () => new Promise(() => undefined);
+    const limited = new ApiClient({ transport: never, baseUrl: 'http://api.test', timeoutMs: 50 });
+    const startedAt = Date.now();
+    const failure = limited.request('GET', '/api/v1/users/current');
+    await expect(failure).rejects.toBeInstanceOf(ApiUnavailableError);
+    await expect(failure).rejects.toMatchObject({
+      status: 503,
+      reason: 'GET /api/v1/users/current got no answer within 50 ms',
+    });
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+  });
+
+  it('gives up on an answer whose body does not arrive in time', async () => {
+    const stalled: ApiTransport = () =>
+      Promise.resolve(new Response(new ReadableStream({ start: () => undefined })));
+    const limited = new ApiClient({
+      transport: stalled,
+      baseUrl: 'http://api.test',
+      timeoutMs: 50,
+    });
+    await expect(limited.request('GET', '/x')).rejects.toBeInstanceOf(ApiUnavailableError);
+  });
+
+  it('waits as long as it takes without a time limit', async () => {
+    const slow: ApiTransport = () =>
+      new Promise((resolve) =>
+        setTimeout(() => {
+          resolve(Response.json({ ok: true }));
+        }, 60),
+      );
+    const unlimited = new ApiClient({ transport: slow, baseUrl: 'http://api.test', timeoutMs: 0 });
+    await expect(unlimited.request('GET', '/x')).resolves.toMatchObject({ data: { ok: true } });
+  });
+
+  it('calls an API it cannot reach unavailable', async () => {
+    const refused: ApiTransport = () => Promise.reject(new TypeError('fetch failed'));
+    await expect(client(refused).request('GET', '/x')).rejects.toMatchObject({
+      name: 'ApiUnavailableError',
+      reason: 'GET /x could not reach the API',
+    });
+  });
+
+  it.each([502, 503, 504])('calls an API that answers %i unavailable', async (status) => {
+    const { transport } = recordingTransport(() => Response.json({ error: 'down' }, { status }));
+    await expect(client(transport).request('GET', '/x')).rejects.toBeInstanceOf(
+      ApiUnavailableError,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { currentRequestId, requestIdHeader } from '../../api/logger.ts';
 
 /** How a request reaches the API: `fetch` over HTTP, or the embedded app's `fetch` in-process. */
 export type ApiTransport = (request: Request) => Promise<Response>;
@@ -36,6 +37,26 @@ export class ApiError extends Error {
 
 export const mfaRequiredMessage = 'MFA authentication required';
 
+/**
+ * The API could not serve the call: it did not answer in time, could not be reached, or said
+ * it (or its database) is unavailable (502, 503, 504). Pages show the 503 page for it.
+ */
+export class ApiUnavailableError extends ApiError {
+  /** What happened, for the log. */
+  readonly reason: string;
+
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(503, undefined);
+    this.name = 'ApiUnavailableError';
+    this.message = `The API is unavailable: ${reason}`;
+    this.reason = reason;
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+/** Answers that mean "not now" rather than "no": a gateway's, or the API's own 503. */
+const unavailableStatuses = new Set([502, 503, 504]);
+
 export interface ApiResult<T> {
   readonly data: T;
   readonly headers: Headers;
@@ -58,17 +79,21 @@ export class ApiClient {
   readonly #baseUrl: string;
   readonly #credentials: ApiCredentials;
   readonly #clientAddress: string | undefined;
+  readonly #timeoutMs: number;
 
   constructor(options: {
     transport: ApiTransport;
     baseUrl: string;
     credentials?: ApiCredentials;
     clientAddress?: string | undefined;
+    /** How long a call (its answer read whole) may take; 0 for no limit (the default). */
+    timeoutMs?: number;
   }) {
     this.#transport = options.transport;
     this.#baseUrl = options.baseUrl;
     this.#credentials = options.credentials ?? {};
     this.#clientAddress = options.clientAddress;
+    this.#timeoutMs = options.timeoutMs ?? 0;
   }
 
   /** The same client with other credentials (e.g. right after signing in). */
@@ -78,6 +103,7 @@ export class ApiClient {
       baseUrl: this.#baseUrl,
       credentials,
       clientAddress: this.#clientAddress,
+      timeoutMs: this.#timeoutMs,
     });
   }
 
@@ -92,16 +118,20 @@ export class ApiClient {
     if (token) headers.set('authorization', `Bearer ${token}`);
     if (mfaToken) headers.set('mfa-token', mfaToken);
     if (this.#clientAddress) headers.set('x-forwarded-for', this.#clientAddress);
+    const requestId = currentRequestId();
+    if (requestId) headers.set(requestIdHeader, requestId);
 
-    const response = await this.#transport(
-      new Request(new URL(path, this.#baseUrl), {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    );
-
-    const payload = await readJson(response);
+    const signal = this.#timeoutMs > 0 ? AbortSignal.timeout(this.#timeoutMs) : undefined;
+    const request = new Request(new URL(path, this.#baseUrl), {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(signal ? { signal } : {}),
+    });
+    const { response, payload } = await this.#call(request, signal);
+    if (unavailableStatuses.has(response.status)) {
+      throw new ApiUnavailableError(`${method} ${path} answered ${response.status}`);
+    }
     if (!response.ok) {
       throw new ApiError(response.status, serverMessageOf(payload), serverFieldOf(payload));
     }
@@ -113,6 +143,50 @@ export class ApiClient {
     }
     return { data: parsed.data, headers: response.headers, status: response.status };
   }
+
+  /**
+   * Sends the request and reads the answer, within the time limit. `fetch` honours the signal;
+   * the embedded API's in-process `fetch` does not, hence the race.
+   */
+  async #call(
+    request: Request,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: Response; payload: unknown }> {
+    const exchange = (async () => {
+      const response = await this.#transport(request);
+      return { response, payload: await readJson(response) };
+    })();
+    try {
+      return await (signal ? Promise.race([exchange, rejectOnAbort(signal)]) : exchange);
+    } catch (error) {
+      if (signal?.aborted) {
+        // The answer may still come; nobody waits for it any more.
+        exchange.catch(() => undefined);
+        throw new ApiUnavailableError(
+          `${request.method} ${new URL(request.url).pathname} got no answer within ${this.#timeoutMs} ms`,
+          { cause: error },
+        );
+      }
+      if (error instanceof TypeError) {
+        // `fetch` could not reach the API (refused, reset, no such host).
+        throw new ApiUnavailableError(
+          `${request.method} ${new URL(request.url).pathname} could not reach the API`,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+  }
+}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    const abort = (): void => {
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  });
 }
 
 async function readJson(response: Response): Promise<unknown> {

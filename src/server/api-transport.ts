@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { onShutdown } from '../../api/shutdown.ts';
 import type { ApiTransport } from './api-client';
 import { config, productionApiWarning, siteOrigin } from './config';
 import { storageSecret } from './secret';
@@ -49,6 +50,9 @@ async function connect(): Promise<ApiEndpoint> {
     // visitor's address that scripts/start.mjs worked out.
     trustedProxies: 1,
   });
+  // Its outbox worker finishes the message in flight and the database closes once the last
+  // request has been answered.
+  onShutdown(() => api.close());
   if (api.demoAccounts.length > 0) {
     const rows = api.demoAccounts.map(
       (account) =>

@@ -20,6 +20,7 @@ describe('the web configuration', () => {
     expect(() => parseConfig({ API_ORIGIN: 'not a url' })).toThrow(/API_ORIGIN/);
     expect(() => parseConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
     expect(() => parseConfig({ SEED_DEMO_DATA: 'maybe' })).toThrow(/SEED_DEMO_DATA/);
+    expect(() => parseConfig({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL/);
   });
 
   it('reads every boolean variable the same way, 1 and 0 included', () => {

@@ -3,12 +3,14 @@ import {
   booleanSetting,
   hostSetting,
   isLoopbackHost,
+  millisecondsSetting,
   parseSettings,
   portSetting,
   smtpUrlSetting,
   storageSecretSetting,
   trustedProxiesSetting,
 } from '../../api/settings.ts';
+import { logLevels } from '../../api/logger.ts';
 import { readS3Settings, type S3Settings } from '../../api/services/storage/s3-settings.ts';
 
 /**
@@ -54,6 +56,10 @@ const environmentSchema = z.object({
   SMTP_URL: smtpUrlSetting,
   MAIL_FROM: z.string().trim().max(200).optional(),
   STORAGE_SECRET: storageSecretSetting,
+  // Read by the logger itself (api/logger.ts); checked here so that a typo stops the start.
+  LOG_LEVEL: z.enum(logLevels).optional(),
+  SHUTDOWN_TIMEOUT_MS: millisecondsSetting(25_000),
+  API_TIMEOUT_MS: millisecondsSetting(10_000),
 });
 
 export interface WebConfig {
@@ -85,6 +91,13 @@ export interface WebConfig {
   readonly storageSecret: string | undefined;
   /** Members' files in an S3-compatible bucket (`S3_*`); unset, on local disk in the data directory. */
   readonly s3: S3Settings | undefined;
+  /**
+   * How long a stopping server (SIGTERM) waits for the requests in flight and the embedded API's
+   * work in flight before it exits anyway.
+   */
+  readonly shutdownTimeoutMs: number;
+  /** How long a call to the API may take before the page gives up on it (503); 0: no limit. */
+  readonly apiTimeoutMs: number;
 }
 
 export function parseConfig(environment: Record<string, string | undefined>): WebConfig {
@@ -110,6 +123,8 @@ export function parseConfig(environment: Record<string, string | undefined>): We
     mailFrom: env.MAIL_FROM || undefined,
     storageSecret: env.STORAGE_SECRET,
     s3: readS3Settings(environment),
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    apiTimeoutMs: env.API_TIMEOUT_MS,
   };
 }
 

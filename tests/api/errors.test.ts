@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiApp } from '../../api/app.ts';
 import type { Database } from '../../api/db/client.ts';
+import { logger } from '../../api/logger.ts';
 import {
   jsonRequest,
   startTestApi,
@@ -147,7 +148,7 @@ describe('internal errors', () => {
   }) as Database;
 
   it('answers the generic 500 without a stack, a path or SQL, and logs the error', async () => {
-    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const loggedError = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     try {
       const app = createApiApp({
         db: brokenDatabase,
@@ -167,17 +168,60 @@ describe('internal errors', () => {
       const text = await response.text();
       expect(JSON.parse(text)).toEqual({ error: 'Something went wrong. Please try again later.' });
       expect(text).not.toMatch(/relation|SELECT|\/srv|client\.ts|at /);
-      expect(consoleError).toHaveBeenCalledWith(
-        expect.stringContaining('POST /api/v1/users/sign_in'),
-        expect.objectContaining({ message: leakyMessage }),
+      expect(loggedError).toHaveBeenCalledWith(
+        expect.objectContaining({
+          method: 'POST',
+          path: '/api/v1/users/sign_in',
+          err: expect.objectContaining({ message: leakyMessage }) as unknown,
+        }),
+        'API call failed',
       );
     } finally {
-      consoleError.mockRestore();
+      loggedError.mockRestore();
+    }
+  });
+
+  it('answers 503 with a time to come back when the database cannot be reached', async () => {
+    const loggedError = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const unreachable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
+    const awayDatabase = new Proxy(Object.create(null) as object, {
+      get: () => () => {
+        throw unreachable;
+      },
+    }) as Database;
+    try {
+      const app = createApiApp({
+        db: awayDatabase,
+        clock: api.clock,
+        trustedProxies: 0,
+        publicOrigin: TEST_PUBLIC_ORIGIN,
+        outboxViewer: false,
+        storage: api.storage,
+      });
+
+      const response = await app.request(
+        SIGN_IN,
+        jsonRequest({ user: { email: 'member@example.com', password: TEST_PASSWORD } }),
+      );
+
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('30');
+      expect(await response.json()).toEqual({
+        error: 'The service is unavailable. Please try again in a few minutes.',
+      });
+      expect(loggedError).toHaveBeenCalledWith(
+        expect.objectContaining({ err: unreachable, path: '/api/v1/users/sign_in' }),
+        'API call failed: the database is unavailable',
+      );
+    } finally {
+      loggedError.mockRestore();
     }
   });
 
   it('answers the generic 500 when an authenticated route fails', async () => {
-    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const loggedError = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     try {
       const app = createApiApp({
         db: brokenDatabase,
@@ -197,7 +241,7 @@ describe('internal errors', () => {
         error: 'Something went wrong. Please try again later.',
       });
     } finally {
-      consoleError.mockRestore();
+      loggedError.mockRestore();
     }
   });
 });

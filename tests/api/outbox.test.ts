@@ -5,6 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { outboxMessages, users } from '../../api/db/schema.ts';
 import { openReferenceApi } from '../../api/index.ts';
+import { logger } from '../../api/logger.ts';
 import { createMovableClock, HOUR, MINUTE, SECOND } from '../../api/services/clock.ts';
 import {
   createSmtpEmailProvider,
@@ -198,7 +199,7 @@ describe('the outbox worker', () => {
   });
 
   it('retries with a doubling back-off, logs each failure on one masked line, and sends once', async () => {
-    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const loggedError = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     const { provider, textProvider, sent } = recordingProvider({ failures: 2 });
     const worker = createOutboxWorker({
       db: api.db,
@@ -238,16 +239,16 @@ describe('the outbox worker', () => {
     expect(await worker.deliverDue()).toBe(0);
     expect(sent.filter((message) => message.id === id)).toHaveLength(1);
 
-    expect(consoleError).toHaveBeenCalledTimes(2);
-    expect(consoleError.mock.calls[0]).toHaveLength(1);
-    const line = String(consoleError.mock.calls[0]?.[0]);
+    expect(loggedError).toHaveBeenCalledTimes(2);
+    expect(loggedError.mock.calls[0]).toHaveLength(1);
+    const line = String(loggedError.mock.calls[0]?.[0]);
     expect(line).toContain(`email #${id} to m***@example.com failed (attempt 1 of 10)`);
     expect(line).not.toContain(recipient);
     expect(line).not.toMatch(/\n/);
   });
 
   it('gives up after 10 failed attempts and keeps the message with its error', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     const failing: EmailProvider = {
       description: 'always down',
       send: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:25')),
@@ -421,7 +422,7 @@ describe('delivery over SMTP (SMTP_URL)', () => {
   });
 
   it('sends the reset email with a text and an HTML part after the server refused the first attempt', async () => {
-    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const loggedError = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     try {
       const worker = createOutboxWorker({
         db: api.db,
@@ -443,7 +444,7 @@ describe('delivery over SMTP (SMTP_URL)', () => {
       const failure = (await api.mailTo(account.email))[0];
       expect(failure).toMatchObject({ attempts: 1, sentAt: null });
       expect(failure?.lastError).toContain('451');
-      const logged = consoleError.mock.calls.map((call) => call.map(String).join(' ')).join('\n');
+      const logged = loggedError.mock.calls.map((call) => call.map(String).join(' ')).join('\n');
       expect(logged).toContain(`to ${account.email.slice(0, 1)}***@example.com failed`);
       expect(logged).not.toContain(token);
       expect(logged).not.toContain(account.email);
@@ -472,12 +473,12 @@ describe('delivery over SMTP (SMTP_URL)', () => {
       expect(stored?.textBody).toContain(`${TEST_PUBLIC_ORIGIN}/reset-password/[redacted]`);
       expect(`${stored?.textBody ?? ''}${stored?.htmlBody ?? ''}`).not.toContain(token);
     } finally {
-      consoleError.mockRestore();
+      loggedError.mockRestore();
     }
   });
 
   it('retries when the server cannot be reached at all', async () => {
-    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const loggedError = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     try {
       // A port that was free a moment ago: nothing listens, the connection is refused at once.
       const closed = createServer();
@@ -500,9 +501,9 @@ describe('delivery over SMTP (SMTP_URL)', () => {
 
       expect(await outboxRow(api, id)).toMatchObject({ attempts: 1, sentAt: null });
       expect((await outboxRow(api, id)).lastError).toMatch(/ECONNREFUSED|connect/i);
-      expect(consoleError).toHaveBeenCalledTimes(1);
+      expect(loggedError).toHaveBeenCalledTimes(1);
     } finally {
-      consoleError.mockRestore();
+      loggedError.mockRestore();
     }
   });
 });

@@ -2,6 +2,7 @@ import { defineMiddleware } from 'astro:middleware';
 import { clientAddressHeader } from '../../lib/internal-headers';
 import { ApiClient } from '../api-client';
 import { apiEndpoint } from '../api-transport';
+import { config } from '../config';
 import { takeFlash } from '../flash';
 import { readSession } from '../session';
 
@@ -23,6 +24,7 @@ export const session = defineMiddleware((context, next) => {
           baseUrl,
           credentials: { token: locals.session.token, mfaToken: locals.session.mfaToken },
           clientAddress: visitorAddress(context),
+          timeoutMs: config().apiTimeoutMs,
         }),
     );
     return client;

@@ -1,0 +1,102 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import {
+  createLogger,
+  currentRequestId,
+  loggablePath,
+  requestIdFor,
+  withRequestId,
+} from './logger.ts';
+
+/** A logger whose lines land in an array, parsed. */
+function capturingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      callback();
+    },
+  });
+  return { log: createLogger(destination, 'info'), lines };
+}
+
+describe('the logger', () => {
+  it('writes one JSON object per line with the level by name, the time and the message', () => {
+    const { log, lines } = capturingLogger();
+    log.info({ status: 200 }, 'request');
+    expect(lines).toEqual([
+      { level: 'info', time: expect.any(String) as unknown, status: 200, msg: 'request' },
+    ]);
+  });
+
+  it('adds the id of the request being served to every line written while serving it', async () => {
+    const { log, lines } = capturingLogger();
+    await withRequestId('req-12345678', async () => {
+      log.info('first');
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      log.warn('after waiting');
+    });
+    log.info('outside');
+    expect(lines.map((line) => line.requestId)).toEqual([
+      'req-12345678',
+      'req-12345678',
+      undefined,
+    ]);
+    expect(currentRequestId()).toBeUndefined();
+  });
+
+  it('never writes passwords, codes, tokens or credentials headers', () => {
+    const { log, lines } = capturingLogger();
+    log.info(
+      {
+        user: { email: 'a@example.com', password: 'hunter2-secret' },
+        code: '123456',
+        body: { user: { password_confirmation: 'hunter2-secret' } },
+        token: 'tok',
+        headers: { authorization: 'Bearer abc', cookie: 'session=abc', 'mfa-token': 'def' },
+      },
+      'payload',
+    );
+    const written = JSON.stringify(lines);
+    for (const secret of ['hunter2-secret', '123456', 'tok"', 'Bearer abc', 'session=abc', 'def']) {
+      expect(written).not.toContain(secret);
+    }
+    expect(written).toContain('a@example.com');
+  });
+});
+
+describe('loggablePath', () => {
+  it('drops the query string', () => {
+    expect(loggablePath('/requests?tab=closed&page=2')).toBe('/requests');
+  });
+
+  it('hides the tokens of reset, unlock and storage addresses', () => {
+    expect(loggablePath('/reset-password/abcDEF123')).toBe('/reset-password/[redacted]');
+    expect(loggablePath('/reset-password/abc/unlock/4')).toBe(
+      '/reset-password/[redacted]/unlock/4',
+    );
+    expect(loggablePath('/unlock/abcDEF123')).toBe('/unlock/[redacted]');
+    expect(loggablePath('/abcDEF123/unlock')).toBe('/[redacted]/unlock');
+    expect(loggablePath('/storage/uploads/abc.def?expires=1')).toBe('/storage/uploads/[redacted]');
+  });
+
+  it('keeps every other path as it is', () => {
+    expect(loggablePath('/requests/42/attachments/7')).toBe('/requests/42/attachments/7');
+  });
+});
+
+describe('requestIdFor', () => {
+  it('makes a new id when no proxy is trusted, whatever the visitor sent', () => {
+    const id = requestIdFor('chosen-by-visitor', 0);
+    expect(id).not.toBe('chosen-by-visitor');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("keeps a trusted proxy's id when it looks like one", () => {
+    expect(requestIdFor('lb-0123456789', 1)).toBe('lb-0123456789');
+    expect(requestIdFor('bad id with spaces', 1)).not.toBe('bad id with spaces');
+    expect(requestIdFor(undefined, 1)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * docs/PRODUCT.md §2: "If a lazily loaded screen fails to load, the page reloads to that URL".
+ * After a deploy, a page opened before it asks for scripts that no longer exist; reloading brings
+ * the new ones. A page reloads itself for that at most once per address in a while, so a script
+ * that fails every time never makes it reload again and again.
+ */
+
+/** How long after reloading an address it is not reloaded again for the same reason. */
+export const reloadPauseMs = 5 * 60 * 1000;
+
+const storageKey = 'portal:reloaded-after-failed-load';
+
+/** The messages browsers give a module (or a module's preload) that could not be fetched. */
+const failedLoadMessages = [
+  'Failed to fetch dynamically imported module', // Chromium
+  'error loading dynamically imported module', // Firefox
+  'Importing a module script failed', // Safari
+  'Unable to preload CSS', // Vite's preload helper
+];
+
+/** Whether `reason` says a script (or its stylesheet) could not be loaded. */
+export function isFailedLoad(reason: unknown): boolean {
+  const message = reason instanceof Error ? reason.message : String(reason);
+  return failedLoadMessages.some((known) => message.includes(known));
+}
+
+export interface ReloadSurroundings {
+  readonly location: Pick<Location, 'href' | 'reload'>;
+  readonly storage: Pick<Storage, 'getItem' | 'setItem'> | undefined;
+  readonly now: number;
+}
+
+/**
+ * Reloads the page, unless it already did so for this address within {@link reloadPauseMs}
+ * (remembered for the tab, across the reload). True when it reloads.
+ */
+export function reloadOnce({ location, storage, now }: ReloadSurroundings): boolean {
+  // Without storage there is no way to know whether this is the second time: never reload.
+  if (!storage) return false;
+  try {
+    const previous = JSON.parse(storage.getItem(storageKey) ?? 'null') as {
+      address?: unknown;
+      at?: unknown;
+    } | null;
+    if (
+      previous?.address === location.href &&
+      typeof previous.at === 'number' &&
+      now - previous.at < reloadPauseMs
+    ) {
+      return false;
+    }
+    storage.setItem(storageKey, JSON.stringify({ address: location.href, at: now }));
+  } catch {
+    return false;
+  }
+  location.reload();
+  return true;
+}
+
+/** Same-origin scripts, module preloads and stylesheets: the files a deploy replaces. */
+function isOwnAsset(target: EventTarget | null, origin: string): boolean {
+  if (target instanceof HTMLScriptElement) return new URL(target.src, origin).origin === origin;
+  if (target instanceof HTMLLinkElement) {
+    return (
+      /\b(modulepreload|stylesheet)\b/.test(target.rel) && new URL(target.href).origin === origin
+    );
+  }
+  return false;
+}
+
+/**
+ * Watches the ways a page learns that one of its scripts could not be loaded: an island that
+ * cannot hydrate, a lazy import's preload, a dynamic import nobody caught, a script element.
+ */
+export function reloadWhenScriptsFailToLoad(window: Window): void {
+  const reload = (): void => {
+    let storage: Storage | undefined;
+    try {
+      storage = window.sessionStorage;
+    } catch {
+      storage = undefined;
+    }
+    reloadOnce({ location: window.location, storage, now: Date.now() });
+  };
+  window.addEventListener('astro:hydration-error', (event) => {
+    if (isFailedLoad((event as CustomEvent<{ error?: unknown }>).detail.error)) reload();
+  });
+  window.addEventListener('vite:preloadError', (event) => {
+    event.preventDefault();
+    reload();
+  });
+  window.addEventListener('unhandledrejection', (event) => {
+    if (isFailedLoad(event.reason)) reload();
+  });
+  window.addEventListener(
+    'error',
+    (event) => {
+      if (isOwnAsset(event.target, window.location.origin)) reload();
+    },
+    true,
+  );
+}
