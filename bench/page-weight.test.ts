@@ -32,6 +32,7 @@ describe('planVisits', () => {
         'Health',
         'KitGallery',
         'OutboxViewer',
+        'Ready',
         'RequestAttachment',
         'Root',
         'Storage',
