@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
+import { monitoring } from './monitoring.ts';
 import type { ApiDependencies } from './http/context.ts';
 import {
   currentRequestId,
@@ -85,6 +86,7 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
       const message = error.status === 413 ? ErrorMessage.bodyTooLarge : ErrorMessage.badRequest;
       return errorResponse(c, error.status, message);
     }
+    monitoring.reportError(error);
     const call = { method: c.req.method, path: loggablePath(new URL(c.req.url).pathname) };
     if (isDatabaseUnavailable(error)) {
       // Not a fault of this call: the database is away, and callers may try again later.

@@ -46,6 +46,13 @@ if (!settings.secureCookies) {
   );
 }
 
+// Error reporting starts before the server exists, so that it sees every request; without a DSN
+// nothing of it is loaded.
+if (settings.monitoring) {
+  const { startServerMonitoring } = await import('../src/server/server-monitoring.ts');
+  startServerMonitoring(settings.monitoring);
+}
+
 const entry = new URL('../dist/server/entry.mjs', import.meta.url);
 if (!existsSync(entry)) {
   refuseToStart('There is no build to serve yet: run `npm run build` first (or `npm start`).');

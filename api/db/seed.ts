@@ -5,6 +5,7 @@ import { newStorageKey } from '../services/files.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../services/passwords.ts';
 import type { FileStorage } from '../services/storage/file-storage.ts';
 import type { Database } from './client.ts';
+import { INTERNAL_COMPANY_NAMES } from './internal-companies.ts';
 import {
   blobs,
   companies,
@@ -24,11 +25,7 @@ export interface DemoAccount {
 
 export const DEFAULT_DEMO_PASSWORD = 'portal-demo-2026';
 
-/**
- * The web tier flags members of these companies as internal staff. They have no slug, so nobody
- * can join them through a sign-up link.
- */
-export const INTERNAL_COMPANY_NAMES = ['Portal Concierge HQ', 'Portal Operations'] as const;
+export { INTERNAL_COMPANY_NAMES };
 
 interface DemoCompany {
   name: string;

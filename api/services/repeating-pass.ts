@@ -1,4 +1,5 @@
 import { logger } from '../logger.ts';
+import { monitoring } from '../monitoring.ts';
 
 /** Background work that runs one pass at a time, a pause after each (the outbox, the sweeper). */
 export interface RepeatingPass {
@@ -34,6 +35,7 @@ export function repeatingPass(
         () => undefined,
         (error: unknown) => {
           logger.error({ err: error }, describeFailure(error));
+          monitoring.reportError(error);
         },
       )
       .finally(() => {

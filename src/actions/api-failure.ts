@@ -1,5 +1,6 @@
 import { ActionError, type ActionErrorCode } from 'astro:actions';
 import { logger } from '../../api/logger.ts';
+import { monitoring } from '../../api/monitoring.ts';
 import { ApiError } from '../server/api-client';
 import { FieldFailure } from './field-failure';
 
@@ -33,5 +34,6 @@ export function apiFailure(
     return new ActionError({ code, message: error.serverMessage ?? fallbackMessage });
   }
   logger.error({ err: error }, 'action failed');
+  monitoring.reportError(error);
   return new ActionError({ code: 'INTERNAL_SERVER_ERROR', message: fallbackMessage });
 }

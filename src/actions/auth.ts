@@ -1,6 +1,7 @@
 import { defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
 import { logger } from '../../api/logger.ts';
+import { monitoring } from '../../api/monitoring.ts';
 import { signedOutMessage, signInFallbackMessage } from '../lib/messages';
 import { paths } from '../routes';
 import {
@@ -148,6 +149,7 @@ export const signOut = defineAction({
       logger.warn({ err: error }, 'sign-out: the API call failed; the session is cleared anyway');
     }
     clearSession(context);
+    monitoring.identify(undefined);
     addFlash(context.cookies, { message: signedOutMessage, type: 'success', autoDismiss: true });
     return { redirectTo: paths.signIn };
   },

@@ -10,7 +10,9 @@ import {
   storageSecretSetting,
   trustedProxiesSetting,
 } from '../../api/settings.ts';
+import { INTERNAL_COMPANY_NAMES } from '../../api/db/internal-companies.ts';
 import { logLevels } from '../../api/logger.ts';
+import { builtCommit } from './built-commit.ts';
 import { readS3Settings, type S3Settings } from '../../api/services/storage/s3-settings.ts';
 
 /**
@@ -60,6 +62,13 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(logLevels).optional(),
   SHUTDOWN_TIMEOUT_MS: millisecondsSetting(25_000),
   API_TIMEOUT_MS: millisecondsSetting(10_000),
+  SENTRY_DSN: z
+    .url({ message: 'must be the DSN the error-reporting service gives, like https://key@host/1' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  SENTRY_ENVIRONMENT: z.string().trim().max(64).default('production'),
+  SENTRY_RELEASE: z.string().trim().max(200).optional(),
+  INTERNAL_COMPANY_NAMES: z.string().optional(),
 });
 
 export interface WebConfig {
@@ -98,6 +107,17 @@ export interface WebConfig {
   readonly shutdownTimeoutMs: number;
   /** How long a call to the API may take before the page gives up on it (503); 0: no limit. */
   readonly apiTimeoutMs: number;
+  /** Error reporting (SENTRY_*); unset without a DSN, and then nothing of it loads anywhere. */
+  readonly monitoring: MonitoringSettings | undefined;
+  /** Members of these companies are internal staff (reported with `internal: true`). */
+  readonly internalCompanyNames: readonly string[];
+}
+
+export interface MonitoringSettings {
+  readonly dsn: string;
+  readonly environment: string;
+  /** SENTRY_RELEASE, else the commit the build was made from, if known. */
+  readonly release: string | undefined;
 }
 
 export function parseConfig(environment: Record<string, string | undefined>): WebConfig {
@@ -125,6 +145,19 @@ export function parseConfig(environment: Record<string, string | undefined>): We
     s3: readS3Settings(environment),
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     apiTimeoutMs: env.API_TIMEOUT_MS,
+    monitoring: env.SENTRY_DSN
+      ? {
+          dsn: env.SENTRY_DSN,
+          environment: env.SENTRY_ENVIRONMENT || 'production',
+          release: env.SENTRY_RELEASE || builtCommit(),
+        }
+      : undefined,
+    internalCompanyNames:
+      env.INTERNAL_COMPANY_NAMES === undefined
+        ? INTERNAL_COMPANY_NAMES
+        : env.INTERNAL_COMPANY_NAMES.split(',')
+            .map((name) => name.trim())
+            .filter(Boolean),
   };
 }
 

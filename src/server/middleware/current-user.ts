@@ -1,15 +1,21 @@
 import { defineMiddleware } from 'astro:middleware';
+import { monitoring } from '../../../api/monitoring.ts';
 import { fetchCurrentUser } from '../accounts';
+import { config } from '../config';
+import { monitoredMember } from '../monitored-member';
 
 /**
  * Signed-in pages show the member (initials, name), so the user is loaded once
  * per page view, before rendering starts: a 401 here still becomes a redirect.
- * A failure other than 401 is re-thrown (docs/PRODUCT.md §4) and shows the error page.
+ * A failure other than 401 is re-thrown (docs/PRODUCT.md §4) and shows the error page. From then
+ * on, errors of this request are reported as the member's (by `external_id` only).
  */
 export const currentUser = defineMiddleware(async (context, next) => {
   const { route } = context.locals;
   if (route.kind === 'page' && route.route.guard === 'auth') {
-    context.locals.user = await fetchCurrentUser(await context.locals.api());
+    const user = await fetchCurrentUser(await context.locals.api());
+    context.locals.user = user;
+    monitoring.identify(monitoredMember(user, config().internalCompanyNames));
   }
   return next();
 });

@@ -1,10 +1,11 @@
 import { defineMiddleware } from 'astro:middleware';
 import { loggablePath, logger } from '../../../api/logger.ts';
+import { monitoring } from '../../../api/monitoring.ts';
 import { ApiUnavailableError } from '../api-client';
 
 /**
  * A request that fails with an error no other middleware turned into an answer is logged here,
- * on one JSON line with its stack, and answered with the error page (src/pages/500.astro), which
+ * on one JSON line with its stack, reported (with the member, once loaded), and answered with the error page (src/pages/500.astro), which
  * finds the error in `locals.failure`. Astro would do the same, but print the error as text.
  * An API that is away or too slow makes it a 503 (Astro gives the error page 500 whatever the
  * page sets).
@@ -18,6 +19,7 @@ export const errorLogging = defineMiddleware(async (context, next) => {
       { err: error, method: context.request.method, path: loggablePath(context.url.pathname) },
       unavailable ? 'request failed: the API is unavailable' : 'request failed',
     );
+    monitoring.reportError(error);
     context.locals.failure = error;
     const page = await context.rewrite('/500');
     if (!unavailable) return page;

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { scrubEvent, scrubText, scrubValue } from './monitoring-privacy';
+
+describe('scrubText', () => {
+  it('redacts the tokens of reset, unlock and storage addresses', () => {
+    expect(scrubText('https://portal.example/reset-password/abcDEF_123')).toBe(
+      'https://portal.example/reset-password/[redacted]',
+    );
+    expect(scrubText('GET /unlock/abcDEF_123 failed')).toBe('GET /unlock/[redacted] failed');
+    expect(scrubText('/storage/uploads/tok.sig')).toBe('/storage/uploads/[redacted]');
+  });
+
+  it('redacts the values of query strings and keeps their names', () => {
+    expect(scrubText('/requests?tab=closed&page=2')).toBe(
+      '/requests?tab=[redacted]&page=[redacted]',
+    );
+  });
+
+  it('keeps ordinary words and paths', () => {
+    expect(scrubText('Cannot read properties of undefined at /requests/42')).toBe(
+      'Cannot read properties of undefined at /requests/42',
+    );
+  });
+});
+
+describe('scrubValue', () => {
+  it('replaces fields whose names say they hold secrets, however deep', () => {
+    expect(
+      scrubValue({
+        body: { user: { email: 'a@example.com', password: 'hunter2' } },
+        list: [{ code: '123456' }, { mfa_token: 'x' }, { XSRF: 'y' }],
+        note: 'keep me',
+      }),
+    ).toEqual({
+      body: { user: { email: 'a@example.com', password: '[redacted]' } },
+      list: [{ code: '[redacted]' }, { mfa_token: '[redacted]' }, { XSRF: '[redacted]' }],
+      note: 'keep me',
+    });
+  });
+});
+
+describe('scrubEvent', () => {
+  it('keeps of a request only its scrubbed address and harmless headers', () => {
+    const event = scrubEvent({
+      message: 'boom',
+      request: {
+        url: 'https://portal.example/reset-password/secret-token?x=1',
+        headers: { 'User-Agent': 'Chromium', Cookie: 'session=abc', authorization: 'Bearer t' },
+        cookies: { session: 'abc' },
+        data: { user: { password: 'hunter2' } },
+        query_string: 'x=1',
+      },
+    });
+    expect(event).toEqual({
+      message: 'boom',
+      request: {
+        url: 'https://portal.example/reset-password/[redacted]?x=[redacted]',
+        headers: { 'User-Agent': 'Chromium' },
+      },
+    });
+  });
+
+  it('keeps the member by id only', () => {
+    expect(
+      scrubEvent({ user: { id: 'a1b2', email: 'a@example.com', ip_address: '203.0.113.1' } }),
+    ).toEqual({ user: { id: 'a1b2' } });
+  });
+
+  it('scrubs breadcrumbs and extra data like everything else', () => {
+    const event = scrubEvent({
+      breadcrumbs: [{ category: 'navigation', data: { from: '/sign-in', to: '/unlock/tok' } }],
+      extra: { password: 'hunter2' },
+    });
+    expect(event).toEqual({
+      breadcrumbs: [
+        { category: 'navigation', data: { from: '/sign-in', to: '/unlock/[redacted]' } },
+      ],
+      extra: { password: '[redacted]' },
+    });
+  });
+});
