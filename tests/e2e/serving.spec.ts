@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { startPortalServer } from './support/portal-server';
 
 test('pages are compressed for browsers that accept it', async ({ request }) => {
   const brotli = await request.get('/sign-in', { headers: { 'accept-encoding': 'br' } });
@@ -72,4 +73,28 @@ test('an action call without the XSRF token is refused with a clear message', as
   expect(await response.json()).toMatchObject({
     message: 'This form has expired. Please reload the page and try again.',
   });
+});
+
+test('with files in an S3 bucket, pages may send files to the bucket and nowhere else', async ({
+  request,
+}) => {
+  const portal = await startPortalServer({
+    env: {
+      // Nothing is sent to the bucket here: the page's policy is all this looks at.
+      S3_BUCKET: 'portal-files',
+      S3_ENDPOINT: 'http://127.0.0.1:9',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'test-key',
+      S3_SECRET_ACCESS_KEY: 'test-secret',
+      SEED_DEMO_DATA: 'false',
+    },
+  });
+  try {
+    const page = await request.get(`${portal.baseURL}/sign-in`);
+    const policy = page.headers()['content-security-policy'] ?? '';
+    const connectSources = /connect-src ([^;]+)/.exec(policy)?.[1]?.split(/\s+/) ?? [];
+    expect(connectSources.sort()).toEqual(["'self'", 'http://127.0.0.1:9']);
+  } finally {
+    await portal.stop();
+  }
 });

@@ -1,5 +1,4 @@
 import { defineMiddleware } from 'astro:middleware';
-import { s3BrowserOrigin } from '../../../api/services/storage/s3-settings.ts';
 import { config } from '../config';
 
 /** Pages that carry a secret token in their address must not leak it in a Referer. */
@@ -11,9 +10,6 @@ const tokenPages = new Set(['ResetPassword', 'UnlockUser']);
  * cannot say `frame-ancestors`.
  */
 export const securityHeaders = defineMiddleware(async (context, next) => {
-  const { s3 } = config();
-  // Files go from the browser straight to the bucket and come back from it.
-  if (s3) context.csp?.insertDirective(`connect-src ${s3BrowserOrigin(s3)}`);
   const response = await next();
   const headers = response.headers;
   const route = context.locals.route;
