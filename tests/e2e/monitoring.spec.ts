@@ -103,13 +103,17 @@ test.describe('with a DSN', () => {
   }) => {
     const password = 'typed-secret-Pa55word';
     await page.goto(`${portal.baseURL}/sign-in`);
+    // Before hydration the button posts the plain form, which the broken action never sees.
+    await waitForHydration(page);
     await replayStarted(page);
     await breakAction(page, 'auth.signIn');
     await page.getByLabel('Email address').fill('member@example.com');
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
 
-    await expect.poll(() => errorEvents(sink, unreadableAnswer).length).toBeGreaterThan(0);
+    await expect
+      .poll(() => errorEvents(sink, unreadableAnswer).length, { timeout: 10_000 })
+      .toBeGreaterThan(0);
     // Replay sends what it buffered a few seconds after the error.
     await expect
       .poll(() => sink.items('replay_recording').length, { timeout: 15_000 })
@@ -134,6 +138,7 @@ test.describe('with a DSN', () => {
     await page.goto(`${portal.baseURL}/sign-in`);
     await signIn(page, { email: 'verified@example.com', password: 'portal-demo-2026' });
     await expect(page).toHaveURL(/\/mfa-enrollment$/);
+    await waitForHydration(page);
     await replayStarted(page);
     await page.getByRole('button', { name: 'Text me a code' }).click();
     await breakAction(page, 'mfa.verify');
@@ -147,7 +152,9 @@ test.describe('with a DSN', () => {
     const recordings = sink.items('replay_recording').length;
     await enterTextedCode(page, '23');
 
-    await expect.poll(() => errorEvents(sink, unreadableAnswer).length).toBeGreaterThan(before);
+    await expect
+      .poll(() => errorEvents(sink, unreadableAnswer).length, { timeout: 10_000 })
+      .toBeGreaterThan(before);
     await expect
       .poll(() => sink.items('replay_recording').length, { timeout: 15_000 })
       .toBeGreaterThan(recordings);
@@ -174,6 +181,7 @@ test.describe('with a DSN', () => {
       expect(settings.member?.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(settings.member?.internal).toBe(account.internal);
 
+      await waitForHydration(page);
       await replayStarted(page);
       await breakAction(page, 'requests.create');
       const before = new Set(errorEvents(sink, unreadableAnswer));
@@ -182,7 +190,9 @@ test.describe('with a DSN', () => {
       await drawer.getByRole('button', { name: 'Send request' }).click();
 
       await expect
-        .poll(() => errorEvents(sink, unreadableAnswer).filter((item) => !before.has(item)))
+        .poll(() => errorEvents(sink, unreadableAnswer).filter((item) => !before.has(item)), {
+          timeout: 10_000,
+        })
         .toHaveLength(1);
       const [event] = errorEvents(sink, unreadableAnswer).filter((item) => !before.has(item));
       expect(event?.json?.user).toEqual({ id: settings.member?.id });
