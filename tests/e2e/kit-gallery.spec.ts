@@ -94,41 +94,27 @@ test('the gallery renders on the server and hydrates without a console error', a
 test('a press ripples for about 401 ms, and not at all under reduced motion', async ({ page }) => {
   await openKit(page);
   const button = kitSection(page, 'Buttons').getByRole('button', { name: 'Primary', exact: true });
-  // Watch the ripple surface from inside the page: a 401 ms wave can come and go between two
-  // polls of a busy test runner, but not between two mutation records.
-  await button.locator('span[aria-hidden="true"]').evaluate((surface) => {
-    const record = { added: 0, lifetimes: [] as number[] };
-    const bornAt = new Map<Node, number>();
-    new MutationObserver((mutations) => {
-      for (const mutation of mutations) {
-        mutation.addedNodes.forEach((node) => {
-          record.added += 1;
-          bornAt.set(node, performance.now());
-        });
-        mutation.removedNodes.forEach((node) => {
-          record.lifetimes.push(performance.now() - (bornAt.get(node) ?? 0));
-        });
-      }
-    }).observe(surface, { childList: true });
-    Object.assign(window, { rippleRecord: record });
-  });
-  const record = () =>
-    page.evaluate(
-      () =>
-        (window as unknown as { rippleRecord: { added: number; lifetimes: number[] } })
-          .rippleRecord,
-    );
+  const wave = () =>
+    button.locator('span[aria-hidden="true"]').evaluate((surface) => {
+      const style = getComputedStyle(surface, '::after');
+      return {
+        display: style.display,
+        opacity: Number(style.opacity),
+        duration: style.transitionDuration,
+      };
+    });
 
-  await button.click();
-  await expect.poll(async () => (await record()).lifetimes.length).toBe(1);
-  const [lifetime = 0] = (await record()).lifetimes;
-  expect(lifetime).toBeGreaterThanOrEqual(380);
-  expect(lifetime).toBeLessThan(2000);
+  expect(await wave()).toMatchObject({ opacity: 0, duration: '0.401s, 0.401s' });
+  await button.hover();
+  await page.mouse.down();
+  // Held: the wave shows, small, at once.
+  await expect.poll(async () => (await wave()).opacity).toBeCloseTo(0.35);
+  await page.mouse.up();
+  // Released: it grows and fades out over 401 ms.
+  await expect.poll(async () => (await wave()).opacity).toBe(0);
 
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await button.click();
-  await page.waitForTimeout(600);
-  expect((await record()).added).toBe(1);
+  expect((await wave()).display).toBe('none');
 });
 
 test('messages fade in 0.3 seconds, and at once under reduced motion', async ({ page }) => {
