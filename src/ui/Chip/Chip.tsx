@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { Icon } from '../Icon/Icon';
+import { checkShape, externalShape } from '../Icon/shapes';
 import { Ripple } from '../Ripple/Ripple';
 import styles from './Chip.module.css';
 import { nextChipSelected, type ChipInteraction, type ChipVariant } from './chip-state';
@@ -145,12 +146,12 @@ export function Chip(props: ChipProps) {
       </span>
       {variant === 'external-link' ? (
         <>
-          <Icon name="external" className={styles.mark} />{' '}
+          <Icon path={externalShape} className={styles.mark} />{' '}
           <span className="visually-hidden">(opens in a new tab)</span>
         </>
       ) : null}
       {isSelected && variant !== 'link' && variant !== 'external-link' ? (
-        <Icon name="check" className={styles.mark} />
+        <Icon path={checkShape} className={styles.mark} />
       ) : null}
     </>
   );

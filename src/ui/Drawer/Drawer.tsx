@@ -11,6 +11,7 @@ import {
 } from 'react';
 import '../tokens-kit.css';
 import { Icon } from '../Icon/Icon';
+import { closeShape } from '../Icon/shapes';
 import styles from './Drawer.module.css';
 
 /** The edge a {@link Drawer} slides in from. */
@@ -155,7 +156,7 @@ export function Drawer({
               aria-label={closeLabel}
               onClick={() => onClose?.()}
             >
-              <Icon name="close" />
+              <Icon path={closeShape} />
             </button>
           ) : null}
         </header>

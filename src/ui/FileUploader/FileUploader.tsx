@@ -11,6 +11,7 @@ import {
 import '../tokens-kit.css';
 import { Button } from '../Button/Button';
 import { Icon } from '../Icon/Icon';
+import { checkShape, closeShape, fileShape } from '../Icon/shapes';
 import { Message } from '../Message/Message';
 import { ProgressBar } from '../ProgressBar/ProgressBar';
 import styles from './FileUploader.module.css';
@@ -323,14 +324,14 @@ export function FileUploader({
             {selected.previewUrl ? (
               <img className={styles.preview} src={selected.previewUrl} alt="" />
             ) : (
-              <Icon name="file" className={styles.fileIcon} />
+              <Icon path={fileShape} className={styles.fileIcon} />
             )}
             <div className={styles.details}>
               <span className={styles.name}>{selected.file.name}</span>
               <span className={styles.meta}>
                 <span className={styles.size}>{formatSize(selected.file.size)}</span>
                 <span className={styles.badge} data-status={selected.status} role="status">
-                  {selected.status === 'uploaded' ? <Icon name="check" /> : null}
+                  {selected.status === 'uploaded' ? <Icon path={checkShape} /> : null}
                   {BADGE_TEXT[selected.status]}
                 </span>
               </span>
@@ -351,7 +352,7 @@ export function FileUploader({
                 chooseRef.current?.focus();
               }}
             >
-              <Icon name="close" />
+              <Icon path={closeShape} />
             </button>
           </li>
         </ul>

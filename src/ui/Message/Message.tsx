@@ -1,9 +1,17 @@
 import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
 import { Icon } from '../Icon/Icon';
+import { closeShape, errorShape, infoShape, successShape, warningShape } from '../Icon/shapes';
 import styles from './Message.module.css';
 
 /** How serious a {@link Message} is. */
 export type MessageSeverity = 'info' | 'success' | 'warning' | 'error';
+
+const severityShapes: Record<MessageSeverity, string> = {
+  info: infoShape,
+  success: successShape,
+  warning: warningShape,
+  error: errorShape,
+};
 
 /** How long a closing message takes to fade out (docs/PRODUCT.md §9: 0.3 s). */
 export const MESSAGE_FADE_MS = 300;
@@ -74,7 +82,7 @@ export function Message({
       data-severity={severity}
       data-state={phase === 'open' ? 'open' : 'closed'}
     >
-      <Icon name={icon ?? severity} className={styles.icon} />
+      <Icon path={severityShapes[icon ?? severity]} className={styles.icon} />
       <div className={styles.body}>{children}</div>
       {closable ? (
         <button
@@ -85,7 +93,7 @@ export function Message({
             setPhase('closing');
           }}
         >
-          <Icon name="close" />
+          <Icon path={closeShape} />
         </button>
       ) : null}
     </div>
