@@ -10,18 +10,18 @@ export const reloadPauseMs = 5 * 60 * 1000;
 
 const storageKey = 'portal:reloaded-after-failed-load';
 
-/** The messages browsers give a module (or a module's preload) that could not be fetched. */
-const failedLoadMessages = [
-  'Failed to fetch dynamically imported module', // Chromium
-  'error loading dynamically imported module', // Firefox
-  'Importing a module script failed', // Safari
-  'Unable to preload CSS', // Vite's preload helper
-];
+/**
+ * The words browsers give a module (or a module's preload) that could not be fetched: Chromium's
+ * "Failed to fetch dynamically imported module", Firefox's "error loading dynamically imported
+ * module", Safari's "Importing a module script failed", Vite's preload helper's "Unable to preload
+ * CSS". One pattern rather than a list: this script is inline in every page.
+ */
+const failedLoad =
+  /dynamically imported module|Importing a module script failed|Unable to preload CSS/;
 
 /** Whether `reason` says a script (or its stylesheet) could not be loaded. */
 export function isFailedLoad(reason: unknown): boolean {
-  const message = reason instanceof Error ? reason.message : String(reason);
-  return failedLoadMessages.some((known) => message.includes(known));
+  return failedLoad.test(reason instanceof Error ? reason.message : String(reason));
 }
 
 export interface ReloadSurroundings {
@@ -38,18 +38,10 @@ export function reloadOnce({ location, storage, now }: ReloadSurroundings): bool
   // Without storage there is no way to know whether this is the second time: never reload.
   if (!storage) return false;
   try {
-    const previous = JSON.parse(storage.getItem(storageKey) ?? 'null') as {
-      address?: unknown;
-      at?: unknown;
-    } | null;
-    if (
-      previous?.address === location.href &&
-      typeof previous.at === 'number' &&
-      now - previous.at < reloadPauseMs
-    ) {
-      return false;
-    }
-    storage.setItem(storageKey, JSON.stringify({ address: location.href, at: now }));
+    // Remembered as "<time> <address>".
+    const [at, address] = (storage.getItem(storageKey) ?? '').split(/ (.*)/);
+    if (address === location.href && now - Number(at) < reloadPauseMs) return false;
+    storage.setItem(storageKey, `${now} ${location.href}`);
   } catch {
     return false;
   }
