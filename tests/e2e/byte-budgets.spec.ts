@@ -1,0 +1,42 @@
+import { expect, test } from '@playwright/test';
+import {
+  byteBudgetChecks,
+  kilobytes,
+  measurePage,
+  planVisits,
+  prepareDemo,
+} from '../../bench/page-weight.ts';
+import { member } from './support/journeys';
+
+/**
+ * The byte budgets of docs/PRODUCT.md §14 for every page of the route table in every state, on
+ * the production build these tests serve: sizes only, never times (those are `npm run bench`'s).
+ * One test, so that the demo visitors sign in once: every page and figure over its budget is
+ * reported, not only the first.
+ */
+test('every page of the route table, in every state, keeps its byte budgets', async ({
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  if (!baseURL) throw new Error('The browser tests have no baseURL');
+  const demo = await prepareDemo(baseURL, member.password);
+  const { visits } = planVisits();
+
+  for (const visit of visits) {
+    const path = visit.path(demo);
+    await test.step(`${visit.route} (${visit.state}): ${path}`, async () => {
+      const weight = await measurePage(baseURL, path, demo.cookies[visit.visitor]);
+      expect
+        .soft(weight.status, `${visit.route} (${visit.state}) answers ${path} with its page`)
+        .toBe(visit.status);
+      for (const check of byteBudgetChecks(visit, weight)) {
+        const figure = check.figure.startsWith('text responses')
+          ? `${check.figure}: ${weight.uncompressed.join(', ')}`
+          : `${check.figure} ${kilobytes(check.value)}, budget ${kilobytes(check.budget)}`;
+        expect
+          .soft(check.value, `${visit.route} (${visit.state}): ${figure}`)
+          .toBeLessThanOrEqual(check.budget);
+      }
+    });
+  }
+});
