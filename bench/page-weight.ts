@@ -242,6 +242,23 @@ function get(url: string, cookie = ''): Promise<Fetched> {
 const scriptReferences =
   /<script\b[^>]*\bsrc="([^"]+)"|\b(?:component-url|renderer-url|before-hydration-url)="([^"]+)"|<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g;
 const inlineScripts = /<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g;
+
+/**
+ * The scripts a document refers to, as written: script elements, the modules of islands (their
+ * component, renderer and before-hydration modules) and module preloads.
+ */
+export function scriptReferencesOf(html: string): string[] {
+  return [...html.matchAll(scriptReferences)].map(
+    (match) => match[1] ?? match[2] ?? match[3] ?? '',
+  );
+}
+
+/** The code of a document's inline scripts, empty ones left out. */
+export function inlineScriptsOf(html: string): string[] {
+  return [...html.matchAll(inlineScripts)]
+    .map((match) => match[1] ?? '')
+    .filter((code) => code.trim());
+}
 const stylesheetReferences = /<link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref="([^"]+)"/g;
 const otherReferences =
   /<link\b(?=[^>]*\brel="(?:icon|apple-touch-icon|preload)")[^>]*\bhref="([^"]+)"|<img\b[^>]*\bsrc="([^"]+)"/g;
@@ -285,10 +302,7 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
   noteCompression(documentUrl, page);
 
   let javaScriptGzipBytes = 0;
-  for (const match of html.matchAll(inlineScripts)) {
-    const code = match[1] ?? '';
-    if (code.trim()) javaScriptGzipBytes += gzipSync(code).length;
-  }
+  for (const code of inlineScriptsOf(html)) javaScriptGzipBytes += gzipSync(code).length;
 
   const fetchedUrls = new Set<string>();
   let transferredBytes = page.wireBytes;
@@ -301,9 +315,9 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
     return fetched;
   };
 
-  const pendingScripts = [...html.matchAll(scriptReferences)]
-    .map((match) => match[1] ?? match[2] ?? match[3] ?? '')
-    .map((address) => sameOrigin(address, documentUrl, origin));
+  const pendingScripts = scriptReferencesOf(html).map((address) =>
+    sameOrigin(address, documentUrl, origin),
+  );
   while (pendingScripts.length > 0) {
     const url = pendingScripts.pop();
     if (!url) continue;
