@@ -26,6 +26,11 @@ export const budgets = {
   html: 14 * kilobyte,
   /** Everything the sign-in page transfers, compressed as served. */
   signInTransferred: 100 * kilobyte,
+  /**
+   * What the browser's error-reporting client adds to any page when the server has a DSN, on top
+   * of the route's own budget: errors only, session replay (loaded later) not included.
+   */
+  monitoringClient: 30 * kilobyte,
 } as const;
 
 /** Text bodies smaller than this may go uncompressed (the server's threshold): framing costs more. */
