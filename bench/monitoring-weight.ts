@@ -208,14 +208,21 @@ export async function measureMonitoringClient(
 
 /** Waits until the page has asked for the session-replay chunk, the last part to load. */
 async function replayLoaded(page: Page): Promise<void> {
-  await page.waitForFunction(
-    (pattern) =>
-      performance
-        .getEntriesByType('resource')
-        .some((entry) => new RegExp(pattern).test(new URL(entry.name).pathname)),
-    replayChunk.source,
-    { timeout: replayTimeoutMs },
-  );
+  try {
+    await page.waitForFunction(
+      (pattern) =>
+        performance
+          .getEntriesByType('resource')
+          .some((entry) => new RegExp(pattern).test(new URL(entry.name).pathname)),
+      replayChunk.source,
+      { timeout: replayTimeoutMs },
+    );
+  } catch (error) {
+    throw new Error(
+      `${page.url()} asked for no session-replay chunk within ${replayTimeoutMs / 1000} s`,
+      { cause: error },
+    );
+  }
   await page.waitForLoadState('networkidle');
 }
 
