@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { pageRoutes } from '../src/routes.ts';
-import { fillPattern, importsOf, planVisits, stylesheetAssetsOf } from './page-weight.ts';
+import {
+  fillPattern,
+  importsOf,
+  inlineScriptsOf,
+  planVisits,
+  scriptReferencesOf,
+  stylesheetAssetsOf,
+} from './page-weight.ts';
 
 describe('planVisits', () => {
   const { visits, unmeasured } = planVisits();
@@ -78,5 +85,29 @@ describe('stylesheetAssetsOf', () => {
       '@import "./more.css";@font-face{src:url(/fonts/a.woff2)}' +
       '.x{background:url("data:image/svg+xml,<svg/>")}.y{mask:url(\'./m.svg\')}';
     expect(stylesheetAssetsOf(css)).toEqual(['./more.css', '/fonts/a.woff2', './m.svg']);
+  });
+});
+
+describe('scriptReferencesOf', () => {
+  it('finds script elements, island modules and module preloads, in the order written', () => {
+    const html =
+      '<script type="module" src="/_astro/loader.js"></script>' +
+      '<astro-island component-url="/_astro/Form.js" renderer-url="/_astro/client.js"></astro-island>' +
+      '<link rel="modulepreload" href="/_astro/react.js"><link rel="stylesheet" href="/a.css">';
+    expect(scriptReferencesOf(html)).toEqual([
+      '/_astro/loader.js',
+      '/_astro/Form.js',
+      '/_astro/client.js',
+      '/_astro/react.js',
+    ]);
+  });
+});
+
+describe('inlineScriptsOf', () => {
+  it('gives the code of inline scripts and leaves out external and empty ones', () => {
+    const html =
+      '<script>reloadOnce()</script><script type="module" src="/_astro/x.js"></script>' +
+      '<script type="module">import("/_astro/y.js")</script><script> </script>';
+    expect(inlineScriptsOf(html)).toEqual(['reloadOnce()', 'import("/_astro/y.js")']);
   });
 });

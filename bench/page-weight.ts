@@ -26,6 +26,11 @@ export const budgets = {
   html: 14 * kilobyte,
   /** Everything the sign-in page transfers, compressed as served. */
   signInTransferred: 100 * kilobyte,
+  /**
+   * What the browser's error-reporting client adds to any page when the server has a DSN, on top
+   * of the route's own budget: errors only, session replay (loaded later) not included.
+   */
+  monitoringClient: 30 * kilobyte,
 } as const;
 
 /**
@@ -33,6 +38,11 @@ export const budgets = {
  * from the copies scripts/precompress.mjs writes at this level.
  */
 const gzipAsServed = { level: constants.Z_BEST_COMPRESSION };
+
+/** The bytes a script takes as the server sends it to a browser that accepts only gzip. */
+export function gzipBytesAsServed(code: string): number {
+  return gzipSync(code, gzipAsServed).length;
+}
 
 /** Text bodies smaller than this may go uncompressed (the server's threshold): framing costs more. */
 const compressionThreshold = 1024;
@@ -248,6 +258,23 @@ function get(url: string, cookie = ''): Promise<Fetched> {
 const scriptReferences =
   /<script\b[^>]*\bsrc="([^"]+)"|\b(?:component-url|renderer-url|before-hydration-url)="([^"]+)"|<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g;
 const inlineScripts = /<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g;
+
+/**
+ * The scripts a document refers to, as written: script elements, the modules of islands (their
+ * component, renderer and before-hydration modules) and module preloads.
+ */
+export function scriptReferencesOf(html: string): string[] {
+  return [...html.matchAll(scriptReferences)].map(
+    (match) => match[1] ?? match[2] ?? match[3] ?? '',
+  );
+}
+
+/** The code of a document's inline scripts, empty ones left out. */
+export function inlineScriptsOf(html: string): string[] {
+  return [...html.matchAll(inlineScripts)]
+    .map((match) => match[1] ?? '')
+    .filter((code) => code.trim());
+}
 const stylesheetReferences = /<link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref="([^"]+)"/g;
 const otherReferences =
   /<link\b(?=[^>]*\brel="(?:icon|apple-touch-icon|preload)")[^>]*\bhref="([^"]+)"|<img\b[^>]*\bsrc="([^"]+)"/g;
@@ -291,10 +318,7 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
   noteCompression(documentUrl, page);
 
   let javaScriptGzipBytes = 0;
-  for (const match of html.matchAll(inlineScripts)) {
-    const code = match[1] ?? '';
-    if (code.trim()) javaScriptGzipBytes += gzipSync(code, gzipAsServed).length;
-  }
+  for (const code of inlineScriptsOf(html)) javaScriptGzipBytes += gzipBytesAsServed(code);
 
   const fetchedUrls = new Set<string>();
   let transferredBytes = page.wireBytes;
@@ -307,16 +331,16 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
     return fetched;
   };
 
-  const pendingScripts = [...html.matchAll(scriptReferences)]
-    .map((match) => match[1] ?? match[2] ?? match[3] ?? '')
-    .map((address) => sameOrigin(address, documentUrl, origin));
+  const pendingScripts = scriptReferencesOf(html).map((address) =>
+    sameOrigin(address, documentUrl, origin),
+  );
   while (pendingScripts.length > 0) {
     const url = pendingScripts.pop();
     if (!url) continue;
     const script = await fetchOnce(url);
     if (!script) continue;
     noteCompression(url, script);
-    javaScriptGzipBytes += gzipSync(script.body, gzipAsServed).length;
+    javaScriptGzipBytes += gzipBytesAsServed(script.body);
     for (const address of importsOf(script.body)) {
       pendingScripts.push(sameOrigin(address, url, origin));
     }

@@ -1,14 +1,19 @@
 // `npm run bench`: the budgets of docs/PRODUCT.md §14, measured on a production build served on a
 // fresh database: the weight of every page of the route table in every state (bench/page-weight.ts,
 // shared with the byte-budget browser test), Lighthouse on the main pages, and the server's
-// throughput. Prints one table, writes it to reports/bench.json, exits 1 when a budget is missed.
+// throughput, and what the browser's error-reporting client adds to a page when a DSN is set
+// (bench/monitoring-weight.ts, on a second server whose DSN points at a loopback sink). Prints one
+// table, writes it to reports/bench.json, exits 1 when a budget is missed.
 // Nothing but 127.0.0.1 is reached: Chromium resolves no other host.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import lighthouse from 'lighthouse';
+import { startReportSink } from '../tests/e2e/support/report-sink.ts';
+import { measureMonitoringClient, monitoringBudgetCheck } from './monitoring-weight.ts';
 import {
   byteBudgetChecks,
   kilobytes,
@@ -49,6 +54,29 @@ const throughputPages = [
   ['Requests', 'member'],
 ];
 const staticFile = '/robots.txt';
+/** The page the monitoring client is weighed on (it is the same on every page). */
+const monitoringPage = ['SignIn', 'signed out'];
+
+/**
+ * Chromium's switches for every launch: every host but 127.0.0.1 resolves to nothing, and the
+ * browser's own background traffic (updates, sync, safe browsing) is off.
+ */
+const offlineChromiumFlags = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--disable-domain-reliability',
+  '--disable-client-side-phishing-detection',
+  '--disable-quic',
+  '--metrics-recording-only',
+];
 
 const build = spawnSync('npm', ['run', 'build'], {
   stdio: 'inherit',
@@ -56,25 +84,11 @@ const build = spawnSync('npm', ['run', 'build'], {
 });
 if (build.status !== 0) process.exit(1);
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
-const server = spawn(process.execPath, ['scripts/start.mjs'], {
-  env: {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    // The reset-password page is visited with the token of a real emailed link.
-    OUTBOX_VIEWER: 'true',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-await new Promise((resolve, reject) => {
-  server.stdout.on('data', (chunk) => {
-    if (String(chunk).includes('ready')) resolve(undefined);
-  });
-  server.on('exit', (code) => {
-    reject(new Error(`server exited with ${code}`));
-  });
+// Without a DSN, even one set in this shell: the route budgets are measured without monitoring.
+const server = await startServer(port, {
+  SENTRY_DSN: '',
+  // The reset-password page is visited with the token of a real emailed link.
+  OUTBOX_VIEWER: 'true',
 });
 
 const rows = [];
@@ -102,6 +116,8 @@ try {
     }
     rows.push({ route: visit.route, state: visit.state, path: address, visit, weight, checks });
   }
+
+  rows.push(...(await monitoringRows(rowOf(...monitoringPage))));
 
   if (lighthouseRuns > 0) {
     const chromium = await startChromium();
@@ -151,13 +167,109 @@ try {
 
   report(rows, unmeasured);
 } finally {
-  server.kill();
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }
 
 const missed = rows.flatMap((row) => row.checks.filter((check) => !check.ok));
 console.log(missed.length ? `${missed.length} budget(s) missed` : 'every budget met');
 process.exit(missed.length ? 1 : 0);
+
+/**
+ * Starts scripts/start.mjs on the build, on a fresh database in a temporary folder, and waits until
+ * it is ready. `stop()` ends it and removes the folder.
+ */
+async function startServer(serverPort, settings) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(serverPort),
+      DATA_DIR: dataDir,
+      ...settings,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      if (String(chunk).includes('ready')) resolve(undefined);
+    });
+    void exited.then((code) => {
+      reject(new Error(`server exited with ${code}`));
+    });
+  });
+  return {
+    origin: `http://127.0.0.1:${serverPort}`,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill();
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A loopback port the system just handed out and nothing holds. */
+async function freePort() {
+  const probe = createServer();
+  await new Promise((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolve);
+  });
+  const { port: free } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return free;
+}
+
+/**
+ * The monitoring client's row (held to its budget) and session replay's (shown only): the page
+ * loaded in Chromium from a second server, whose DSN points at a sink on loopback, and from the
+ * first, which has none.
+ */
+async function monitoringRows(pageRow) {
+  const sink = await startReportSink();
+  const monitored = await startServer(await freePort(), {
+    SENTRY_DSN: sink.dsn,
+    SENTRY_ENVIRONMENT: 'bench',
+  });
+  try {
+    const monitoring = await measureMonitoringClient({
+      withDsn: `${monitored.origin}${pageRow.path}`,
+      withoutDsn: `${origin}${pageRow.path}`,
+      chromiumPath,
+      chromiumArgs: offlineChromiumFlags,
+    });
+    const check = monitoringBudgetCheck(monitoring);
+    const page = `${pageRow.route}, ${pageRow.state}`;
+    return [
+      {
+        route: 'monitoring client',
+        state: `${page}, SENTRY_DSN set (${kilobytes(monitoring.clientBeforeLoadGzipBytes)} before load)`,
+        path: pageRow.path,
+        monitoring,
+        javaScriptGzipBytes: monitoring.clientGzipBytes,
+        checks: [
+          {
+            ...check,
+            shown: `JS ${kilobytes(check.value)} > ${kilobytes(check.budget)}`,
+          },
+        ],
+      },
+      {
+        route: 'session replay',
+        state: `${page}, loaded lazily after the client (no budget of its own)`,
+        path: pageRow.path,
+        javaScriptGzipBytes: monitoring.replayGzipBytes,
+        checks: [],
+      },
+    ];
+  } finally {
+    await monitored.stop();
+    await sink.close();
+  }
+}
 
 function rowOf(route, state) {
   const row = rows.find((candidate) => candidate.route === route && candidate.state === state);
@@ -173,6 +285,10 @@ function shortName(figure) {
 
 function atLeast(figure, value, budget) {
   return { figure, value, budget, ok: value >= budget, shown: `${figure} ${value} < ${budget}` };
+}
+
+function kilobytesOrNothing(bytes) {
+  return bytes === undefined ? '' : kilobytes(bytes);
 }
 
 function percent(share) {
@@ -222,7 +338,7 @@ function report(measured, unmeasured) {
     return [
       row.route,
       row.state,
-      weight ? kilobytes(weight.javaScriptGzipBytes) : '',
+      weight ? kilobytes(weight.javaScriptGzipBytes) : kilobytesOrNothing(row.javaScriptGzipBytes),
       weight ? kilobytes(weight.cssBytes) : '',
       weight ? `${kilobytes(weight.htmlBytes)} ${weight.htmlEncoding}` : '',
       weight ? String(weight.requests) : '',
@@ -269,11 +385,23 @@ function report(measured, unmeasured) {
         measuredAt: new Date().toISOString(),
         settings: { lighthouseRuns, throughputSeconds: seconds, connections },
         rows: measured.map(
-          ({ route, state, path: address, weight, lighthouse: scores, throughput, checks }) => ({
+          ({
             route,
             state,
             path: address,
             weight,
+            monitoring,
+            javaScriptGzipBytes,
+            lighthouse: scores,
+            throughput,
+            checks,
+          }) => ({
+            route,
+            state,
+            path: address,
+            weight,
+            monitoring,
+            javaScriptGzipBytes,
             lighthouse: scores,
             throughput,
             checks: checks.map(({ figure, value, budget, ok }) => ({ figure, value, budget, ok })),
@@ -288,31 +416,15 @@ function report(measured, unmeasured) {
   console.log(`Written to ${reportFile}.`);
 }
 
-/**
- * Debian's Chromium, headless, for Lighthouse: every host but 127.0.0.1 resolves to nothing, and
- * the browser's own background traffic (updates, sync, safe browsing) is off.
- */
+/** Debian's Chromium, headless and offline but for loopback, for Lighthouse. */
 async function startChromium() {
   const profile = mkdtempSync(path.join(tmpdir(), 'portal-bench-chromium-'));
   const chromium = spawn(
     chromiumPath,
     [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
+      ...offlineChromiumFlags,
       '--remote-debugging-port=0',
       `--user-data-dir=${profile}`,
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-      '--no-first-run',
-      '--no-default-browser-check',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-default-apps',
-      '--disable-domain-reliability',
-      '--disable-client-side-phishing-detection',
-      '--disable-quic',
-      '--metrics-recording-only',
       'about:blank',
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
