@@ -26,7 +26,8 @@ export function startServerMonitoring(settings: MonitoringSettings): void {
       Sentry.httpIntegration({ maxRequestBodySize: 'none' }),
     ],
     beforeSend: (event) => scrubEvent(event),
-    beforeSendTransaction: (event) => scrubEvent(event),
+    // Traces leave as streamed spans, one at a time: each is scrubbed on its way out.
+    beforeSendSpan: (span) => scrubValue(span),
     beforeBreadcrumb: (breadcrumb) => scrubValue(breadcrumb),
   });
   useMonitoring({

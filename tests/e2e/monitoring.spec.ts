@@ -248,6 +248,20 @@ test.describe('on the server, with a DSN', () => {
     await sink.close();
   });
 
+  test('the traces of a page whose address carries a token leave without the token', async ({
+    request,
+  }) => {
+    const resetToken = 'traced-reset-token-that-must-not-leave';
+    await request.get(`${portal.baseURL}/reset-password/${resetToken}`);
+
+    await expect
+      .poll(() => sink.envelopes.filter((envelope) => envelope.includes('/reset-password/')), {
+        timeout: 15_000,
+      })
+      .not.toHaveLength(0);
+    for (const envelope of sink.envelopes) expect(envelope).not.toContain(resetToken);
+  });
+
   for (const [token, { id, company }] of Object.entries(members)) {
     const internal = company === 'Portal Operations';
     test(`an error on the server names a member of ${company} by id only, internal ${internal}`, async ({
