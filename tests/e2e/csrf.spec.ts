@@ -3,12 +3,24 @@ import { expect, test } from '@playwright/test';
 import { newPerson } from './support/accounts';
 import { anonymousVisitor, newSignedInMember, type HttpVisitor } from './support/http-visitor';
 import { member } from './support/journeys';
+import { startPortalServer, type PortalServer } from './support/portal-server';
 
 /**
  * Cross-site request forgery against every action of the backend-for-frontend
  * (docs/PRODUCT.md §11.1), over plain HTTP: each forged call is refused with 403 before the
  * action runs, and nothing it would have changed has changed.
  */
+
+// A server of this file's own: its sign-ups are nobody else's (the shared server's sign-up limit
+// per address is for the journeys), and the tests here run one after another on it.
+test.describe.configure({ mode: 'default' });
+let portal: PortalServer;
+test.beforeAll(async () => {
+  portal = await startPortalServer();
+});
+test.afterAll(async () => {
+  await portal.stop();
+});
 
 interface ActionUnderAttack {
   /** Who the victim is: a member signed in, or a visitor before sign-in (login CSRF and the like). */
@@ -209,10 +221,8 @@ test('the list of attacked actions is every action src/actions/index.ts exports'
 });
 
 for (const transport of ['form', 'island'] as const) {
-  test(`every action called as ${transport === 'form' ? 'a native form post' : "an island's call"} refuses each forgery and changes nothing`, async ({
-    baseURL,
-  }) => {
-    const origin = baseURL ?? '';
+  test(`every action called as ${transport === 'form' ? 'a native form post' : "an island's call"} refuses each forgery and changes nothing`, async () => {
+    const origin = portal.baseURL;
     const member = await newSignedInMember(origin);
     const otherMember = await newSignedInMember(origin);
     const visitor = await anonymousVisitor(origin);
@@ -240,10 +250,8 @@ for (const transport of ['form', 'island'] as const) {
   });
 }
 
-test('the same calls with the token, from the site itself, are not refused', async ({
-  baseURL,
-}) => {
-  const origin = baseURL ?? '';
+test('the same calls with the token, from the site itself, are not refused', async () => {
+  const origin = portal.baseURL;
   const member = await newSignedInMember(origin);
   const visitor = await anonymousVisitor(origin);
   // Signing out last: it ends the session the others need.
@@ -257,10 +265,8 @@ test('the same calls with the token, from the site itself, are not refused', asy
   }
 });
 
-test('a sign-in posted from another site does not sign the visitor in (login CSRF)', async ({
-  baseURL,
-}) => {
-  const visitor = await anonymousVisitor(baseURL ?? '');
+test('a sign-in posted from another site does not sign the visitor in (login CSRF)', async () => {
+  const visitor = await anonymousVisitor(portal.baseURL);
   const response = await visitor.postForm(
     '/sign-in?_action=auth.signIn',
     { ...member },

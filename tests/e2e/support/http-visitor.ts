@@ -1,5 +1,7 @@
 import { newPerson } from './accounts';
 
+const nullBodyStatuses = new Set([101, 204, 205, 304]);
+
 /**
  * A visitor over plain HTTP with a cookie jar of its own, for attacks a browser would not make:
  * every header (Origin, Sec-Fetch-Site, Cookie) is the test's to choose, and every answer's
@@ -8,7 +10,11 @@ import { newPerson } from './accounts';
 export class HttpVisitor {
   readonly cookies = new Map<string, string>();
 
-  constructor(readonly origin: string) {}
+  readonly origin: string;
+
+  constructor(origin: string) {
+    this.origin = origin;
+  }
 
   /** Sends a request with this visitor's cookies (unless `headers` carries its own `cookie`). */
   async send(
@@ -22,7 +28,13 @@ export class HttpVisitor {
       redirect: 'manual',
     });
     for (const line of response.headers.getSetCookie()) this.keep(line);
-    return response;
+    // Read at once, so the connection goes back to the pool rather than waiting on a body no
+    // test reads (the server closes idle connections, and a late reuse would fail).
+    const body = await response.arrayBuffer();
+    return new Response(nullBodyStatuses.has(response.status) ? null : body, {
+      status: response.status,
+      headers: response.headers,
+    });
   }
 
   /** Posts a form as the page's own `<form method="post">` does, with the `_xsrf` field. */
