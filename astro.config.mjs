@@ -3,6 +3,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
 import { createHash } from 'node:crypto';
+import { cspReportingDirectives } from './src/lib/csp-reporting.ts';
 import { uploadBodyLimitBytes } from './src/routes.ts';
 import { layerOrder } from './src/styles/layer-order.mjs';
 
@@ -43,6 +44,8 @@ export default defineConfig({
     // The largest form any page takes (a new request with its file, posted without JavaScript);
     // the bodyLimit middleware holds every other route, RPC calls included, to its own limit.
     actionBodySizeLimit: uploadBodyLimitBytes,
+    // One policy, in one header: Astro adds the hashes of every script and style it renders to
+    // these directives. frame-ancestors works only in a header, which is where Astro puts it.
     csp: {
       directives: [
         "default-src 'self'",
@@ -51,6 +54,8 @@ export default defineConfig({
         "form-action 'self'",
         "object-src 'none'",
         "base-uri 'none'",
+        "frame-ancestors 'none'",
+        ...cspReportingDirectives,
       ],
       styleDirective: { hashes: [sha256(layerOrder)] },
     },

@@ -18,6 +18,8 @@ declare namespace App {
     unauthorizedRedirect?: string;
     /** The signed-in member, on pages that need a session. */
     user?: import('./server/accounts').CurrentUser;
+    /** This request signed the member out: the answer tells the browser to forget the site. */
+    signedOut?: true;
     /** Toasts carried over a redirect, to show on this page. */
     flash: import('./stores/notifications').NotificationInput[];
   }

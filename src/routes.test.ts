@@ -35,6 +35,8 @@ describe('the route table', () => {
       { requestId: '42', attachmentId: '9' },
     ],
     ['/storage/uploads/abc.def', 'Storage', 'public', { area: 'uploads', token: 'abc.def' }],
+    ['/signed-out', 'SignedOut', 'public', {}],
+    ['/csp-reports', 'CspReports', 'public', {}],
   ])('resolves %s to %s with the %s guard', (pathname, name, guard, params) => {
     expect(pageAt(pathname)).toEqual({ name, guard, params });
   });
@@ -47,7 +49,14 @@ describe('the route table', () => {
 
   it('marks the routes that answer with a file or a check, not a page, as endpoints', () => {
     const endpoints = pageRoutes.filter((route) => 'endpoint' in route).map(({ name }) => name);
-    expect(endpoints).toEqual(['RequestAttachment', 'Storage', 'Health', 'Ready']);
+    expect(endpoints).toEqual([
+      'RequestAttachment',
+      'Storage',
+      'Health',
+      'Ready',
+      'SignedOut',
+      'CspReports',
+    ]);
   });
 
   it('tolerates one trailing slash', () => {

@@ -41,7 +41,9 @@ export type RouteName =
   | 'KitGallery'
   | 'OutboxViewer'
   | 'Health'
-  | 'Ready';
+  | 'Ready'
+  | 'SignedOut'
+  | 'CspReports';
 
 export interface PageRoute {
   readonly name: RouteName;
@@ -68,6 +70,12 @@ export const formBodyLimitBytes = 256 * 1024;
 /** A storage upload: the largest file (docs/PRODUCT.md §9) and room for the framing around it. */
 export const uploadBodyLimitBytes = 25 * 1024 * 1024 + 64 * 1024;
 
+/**
+ * A batch of CSP violation reports: browsers send a few at a time, each well under 2 KiB; more
+ * than this is not a browser reporting.
+ */
+export const cspReportBodyLimitBytes = 64 * 1024;
+
 /** Where a route's page lives, for links and redirects. */
 export const paths = {
   root: '/',
@@ -85,6 +93,8 @@ export const paths = {
   requestAttachment: (requestId: string, attachmentId: string) =>
     `/requests/${encodeURIComponent(requestId)}/attachments/${encodeURIComponent(attachmentId)}`,
   outbox: '/dev/outbox',
+  signedOut: '/signed-out',
+  cspReports: '/csp-reports',
 } as const;
 
 /** Every page of the product, in the order docs/PRODUCT.md §2 lists them. */
@@ -143,6 +153,22 @@ export const pageRoutes = [
   { name: 'OutboxViewer', pattern: '/dev/outbox', guard: 'outbox-viewer' },
   { name: 'Health', pattern: '/healthz', guard: 'public', endpoint: true },
   { name: 'Ready', pattern: '/readyz', guard: 'public', endpoint: true },
+  /**
+   * Where signing out lands: the answer that signs out clears the site's cookies
+   * (`Clear-Site-Data`), the toast's among them, so the toast is left here, after the clearing.
+   */
+  { name: 'SignedOut', pattern: '/signed-out', guard: 'public', endpoint: true },
+  /**
+   * Browsers post Content-Security-Policy violations here (the policy's `report-to` and
+   * `report-uri`); they are logged and change nothing, so no XSRF token is asked for.
+   */
+  {
+    name: 'CspReports',
+    pattern: '/csp-reports',
+    guard: 'public',
+    maxBodyBytes: cspReportBodyLimitBytes,
+    endpoint: true,
+  },
 ] as const satisfies readonly PageRoute[];
 
 /** A permanent move from an address the old product used. */

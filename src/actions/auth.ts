@@ -2,7 +2,7 @@ import { defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
 import { logger } from '../../api/logger.ts';
 import { monitoring } from '../../api/monitoring.ts';
-import { signedOutMessage, signInFallbackMessage } from '../lib/messages';
+import { signInFallbackMessage } from '../lib/messages';
 import { paths } from '../routes';
 import {
   signIn as signInToApi,
@@ -11,7 +11,6 @@ import {
   type SignedIn,
 } from '../server/accounts';
 import { ApiError } from '../server/api-client';
-import { addFlash } from '../server/flash';
 import type { Navigation } from '../server/navigation';
 import { takeReturnTo } from '../server/return-to';
 import { clearSession, startSession, writeMfaStep, type MfaStep } from '../server/session';
@@ -139,7 +138,11 @@ export const signUp = defineAction({
   },
 });
 
-/** docs/PRODUCT.md §4: the call is made, then the session is cleared, even if the call failed. */
+/**
+ * docs/PRODUCT.md §4: the call is made, then the session is cleared, even if the call failed, and
+ * the answer tells the browser to forget the site's cache, cookies and storage. The "signed out"
+ * toast is left by the page it goes to (SignedOut), after the browser has forgotten them.
+ */
 export const signOut = defineAction({
   accept: 'form',
   handler: async (_input, context: ActionAPIContext): Promise<Navigation> => {
@@ -149,8 +152,8 @@ export const signOut = defineAction({
       logger.warn({ err: error }, 'sign-out: the API call failed; the session is cleared anyway');
     }
     clearSession(context);
+    context.locals.signedOut = true;
     monitoring.identify(undefined);
-    addFlash(context.cookies, { message: signedOutMessage, type: 'success', autoDismiss: true });
-    return { redirectTo: paths.signIn };
+    return { redirectTo: paths.signedOut };
   },
 });

@@ -44,7 +44,14 @@ async function readForm(
   }
 }
 
-async function readAtMost(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Blob> {
+/**
+ * A request body, read whole but never past `limit` bytes: crossing it throws
+ * {@link BodyTooLargeError} at once, whatever length the request declared.
+ */
+export async function readAtMost(
+  stream: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<Blob> {
   const chunks: BlobPart[] = [];
   if (!stream) return new Blob(chunks);
   const reader = stream.getReader();
@@ -56,7 +63,7 @@ async function readAtMost(stream: ReadableStream<Uint8Array> | null, limit: numb
     if (length > limit) {
       // Not awaited: cancelling one branch of a cloned body settles only when both are.
       void reader.cancel();
-      throw new BodyTooLargeError(`The form is larger than ${limit} bytes.`);
+      throw new BodyTooLargeError(`The body is larger than ${limit} bytes.`);
     }
     chunks.push(new Uint8Array(value));
   }

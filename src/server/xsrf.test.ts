@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isValidXsrfSubmission, isWellSignedXsrfToken, issueXsrfToken } from './xsrf';
+import {
+  isCrossSiteCall,
+  isValidXsrfSubmission,
+  isWellSignedXsrfToken,
+  issueXsrfToken,
+} from './xsrf';
 
 const secret = 'a-test-secret-that-is-long-enough-to-use';
 const session = 'session-token-of-member-a';
@@ -43,5 +48,33 @@ describe('the signed double-submit token', () => {
     expect(isValidXsrfSubmission(token, undefined, secret, session)).toBe(false);
     expect(isWellSignedXsrfToken('no-dot', secret, session)).toBe(false);
     expect(isWellSignedXsrfToken('a.b.c', secret, session)).toBe(false);
+  });
+});
+
+describe('the origin of an action call', () => {
+  const site = 'https://portal.example.com';
+  const call = (headers: Record<string, string>) => isCrossSiteCall(new Headers(headers), site);
+
+  it('accepts a call from a page of the site itself', () => {
+    expect(call({ 'sec-fetch-site': 'same-origin', origin: site })).toBe(false);
+  });
+
+  it('accepts a call the person made themselves, with no site behind it', () => {
+    expect(call({ 'sec-fetch-site': 'none' })).toBe(false);
+  });
+
+  it('leaves a browser that sends neither header to the token', () => {
+    expect(call({})).toBe(false);
+  });
+
+  it.each([
+    ['another site', { 'sec-fetch-site': 'cross-site' }],
+    ['a sibling host of the same site', { 'sec-fetch-site': 'same-site' }],
+    ['another origin', { origin: 'https://evil.example' }],
+    ['another scheme of the same host', { origin: 'http://portal.example.com' }],
+    ['an opaque origin', { origin: 'null' }],
+    ['another site that claims our origin', { 'sec-fetch-site': 'cross-site', origin: site }],
+  ])('refuses a call from %s', (_label, headers) => {
+    expect(call(headers)).toBe(true);
   });
 });

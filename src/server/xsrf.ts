@@ -48,6 +48,21 @@ export function isValidXsrfSubmission(
 }
 
 /**
+ * What a browser says about where an action call comes from, judged before the token: a call
+ * from another site is refused even when it somehow carries a valid token (OWASP's "verify the
+ * origin with standard headers"). `Sec-Fetch-Site` must be `same-origin` (or `none`, a call the
+ * person made themselves); `same-site` is refused too, since a sibling host is another party.
+ * An `Origin` must be this site's own; `null` (an opaque origin: a sandboxed frame, a data
+ * address) is another site. Browsers old enough to send neither header are judged by the token.
+ */
+export function isCrossSiteCall(headers: Headers, siteOrigin: string): boolean {
+  const fetchSite = headers.get('sec-fetch-site');
+  if (fetchSite !== null && fetchSite !== 'same-origin' && fetchSite !== 'none') return true;
+  const origin = headers.get('origin');
+  return origin !== null && origin !== siteOrigin;
+}
+
+/**
  * Gives the browser a new token for `binding` (the session now in force) and returns it: on a
  * first visit, and whenever the session changes (sign-in, sign-out).
  */

@@ -1,13 +1,22 @@
 import { defineMiddleware } from 'astro:middleware';
+import { fallbackContentSecurityPolicy, reportingEndpointsHeader } from '../../lib/csp-reporting';
 import { config } from '../config';
 
 /** Pages that carry a secret token in their address must not leak it in a Referer. */
 const tokenPages = new Set(['ResetPassword', 'UnlockUser']);
 
 /**
- * docs/PRODUCT.md §11 headers. The CSP itself (hashes of every inline script and
- * style) is emitted by Astro; framing is refused here because a `<meta>` CSP
- * cannot say `frame-ancestors`.
+ * The value of `Clear-Site-Data` on the answer that signs a member out: nothing of the session
+ * stays in the browser's cache, cookies or storage.
+ */
+export const signedOutSiteData = '"cache", "cookies", "storage"';
+
+/**
+ * docs/PRODUCT.md §11 headers, on every answer the server renders. The Content-Security-Policy of
+ * a page is Astro's, in one header (hashes of every inline script and style, and the directives
+ * of astro.config.mjs, framing and reporting included); an HTML answer Astro did not render gets
+ * a policy that allows nothing. Answers are never stored by any cache unless they say otherwise:
+ * pages and action answers are made for one visitor.
  */
 export const securityHeaders = defineMiddleware(async (context, next) => {
   const response = await next();
@@ -20,18 +29,18 @@ export const securityHeaders = defineMiddleware(async (context, next) => {
   // under `no-referrer` a browser posts them with `Origin: null`, which the origin check refuses.
   headers.set('Referrer-Policy', onTokenPage ? 'same-origin' : 'strict-origin-when-cross-origin');
   headers.set('X-Frame-Options', 'DENY');
-  headers.append('Content-Security-Policy', "frame-ancestors 'none'");
+  headers.set('Reporting-Endpoints', reportingEndpointsHeader);
+  if (isHtml(headers) && !headers.has('content-security-policy')) {
+    headers.set('Content-Security-Policy', fallbackContentSecurityPolicy);
+  }
   headers.set('Cross-Origin-Opener-Policy', 'same-origin');
   headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
   if (config().secureCookies) {
     headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   }
-  if (
-    (headers.get('content-type') ?? '').startsWith('text/html') &&
-    !headers.has('cache-control')
-  ) {
-    // Pages are rendered per visitor: never stored by shared caches or the back button.
-    headers.set('Cache-Control', 'private, no-store');
-  }
+  if (!headers.has('cache-control')) headers.set('Cache-Control', 'private, no-store');
+  if (context.locals.signedOut) headers.set('Clear-Site-Data', signedOutSiteData);
   return response;
 });
+
+const isHtml = (headers: Headers) => (headers.get('content-type') ?? '').startsWith('text/html');

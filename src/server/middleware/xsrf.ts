@@ -6,13 +6,19 @@ import { xsrfCookieName } from '../cookies';
 import { submittedField } from '../form-body';
 import { refusal } from '../refusal';
 import { sessionSecret } from '../secret';
-import { isValidXsrfSubmission, isWellSignedXsrfToken, issueXsrfCookie } from '../xsrf';
+import {
+  isCrossSiteCall,
+  isValidXsrfSubmission,
+  isWellSignedXsrfToken,
+  issueXsrfCookie,
+} from '../xsrf';
 
 /**
  * Makes sure the browser holds an XSRF token made for its current session, and refuses (403)
- * every action call (native form or island) that does not echo the token its cookie holds, in
- * the X-XSRF-TOKEN header or the `_xsrf` field. Astro's origin check stays on in front of this;
- * this also covers JSON calls, which that check lets through.
+ * every action call (native form or island) that comes from another site by its `Sec-Fetch-Site`
+ * or `Origin` header, or that does not echo the token its cookie holds, in the X-XSRF-TOKEN
+ * header or the `_xsrf` field. Astro's origin check stays on in front of this; this also covers
+ * JSON calls, which that check lets through.
  */
 export const xsrf = defineMiddleware(async (context, next) => {
   const { cookies, locals, request } = context;
@@ -28,10 +34,11 @@ export const xsrf = defineMiddleware(async (context, next) => {
   const { action } = getActionContext(context);
   if (!action) return next();
 
-  const submitted =
-    request.headers.get(xsrfHeaderName) ??
-    // A form may carry a file on the pages whose route takes one (JavaScript off).
-    (await submittedField(request, xsrfFieldName, bodyLimitOf(locals.route)));
+  const submitted = isCrossSiteCall(request.headers, context.url.origin)
+    ? undefined
+    : (request.headers.get(xsrfHeaderName) ??
+      // A form may carry a file on the pages whose route takes one (JavaScript off).
+      (await submittedField(request, xsrfFieldName, bodyLimitOf(locals.route))));
   if (isValidXsrfSubmission(cookie, submitted, secret, binding)) return next();
 
   return refusal(403, {
