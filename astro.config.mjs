@@ -3,9 +3,22 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
 import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { cspReportingDirectives } from './src/lib/csp-reporting.ts';
 import { uploadBodyLimitBytes } from './src/routes.ts';
 import { layerOrder } from './src/styles/layer-order.mjs';
+import { customPropertiesNamedIn, pruneUnusedTokens } from './src/styles/prune-unused-tokens.mjs';
+
+/**
+ * @template T
+ * @param {() => T} make
+ * @returns {() => T}
+ */
+const once = (make) => {
+  /** @type {{ value: T } | undefined} */
+  let made;
+  return () => (made ??= { value: make() }).value;
+};
 
 /** @param {string} text */
 const sha256 = (text) =>
@@ -32,6 +45,7 @@ export default defineConfig({
   adapter: node({ mode: 'standalone', bodySizeLimit: uploadBodyLimitBytes }),
   // All session state lives in our own cookies and the API (docs/ARCHITECTURE.md).
   session: false,
+  build: { inlineStylesheets: 'always' },
   integrations: [react()],
   // No code blocks in editor content; Shiki's inline styles would also need CSP exceptions.
   markdown: { syntaxHighlight: false },
@@ -61,6 +75,17 @@ export default defineConfig({
     },
   },
   vite: {
+    css: {
+      postcss: {
+        plugins: [
+          pruneUnusedTokens({
+            used: once(() =>
+              customPropertiesNamedIn(fileURLToPath(new URL('src', import.meta.url))),
+            ),
+          }),
+        ],
+      },
+    },
     build: {
       rolldownOptions: {
         // Every constant an island imports is copied into it: a form's fallback message rides

@@ -7,6 +7,7 @@ import {
   planVisits,
   scriptReferencesOf,
   stylesheetAssetsOf,
+  stylesheetFindings,
 } from './page-weight.ts';
 
 describe('planVisits', () => {
@@ -36,12 +37,14 @@ describe('planVisits', () => {
   it('leaves out development pages, endpoints and redirects, saying why', () => {
     expect(unmeasured.map((entry) => entry.route).sort()).toEqual(
       [
+        'CspReports',
         'Health',
         'KitGallery',
         'OutboxViewer',
         'Ready',
         'RequestAttachment',
         'Root',
+        'SignedOut',
         'Storage',
         'Welcome',
       ].sort(),
@@ -109,5 +112,24 @@ describe('inlineScriptsOf', () => {
       '<script>reloadOnce()</script><script type="module" src="/_astro/x.js"></script>' +
       '<script type="module">import("/_astro/y.js")</script><script> </script>';
     expect(inlineScriptsOf(html)).toEqual(['reloadOnce()', 'import("/_astro/y.js")']);
+  });
+});
+
+describe('stylesheetFindings', () => {
+  it('names the stylesheets a page must fetch before it paints', () => {
+    const html =
+      '<link rel="icon" href="/favicon.svg"><link rel="stylesheet" href="/_astro/a.css">' +
+      '<style>.x{color:red}</style>';
+    expect(stylesheetFindings(html).renderBlocking).toEqual(['/_astro/a.css']);
+  });
+
+  it('names the custom properties the inline styles use but never define', () => {
+    const html =
+      '<style>:root{--brand:var(--teal-9);--teal-9:#0a0}</style>' +
+      '<style>.x{color:var(--brand);border-color:var( --missing );outline:var(--soft, red)}</style>';
+    expect(stylesheetFindings(html)).toEqual({
+      renderBlocking: [],
+      undefinedCustomProperties: ['--missing'],
+    });
   });
 });

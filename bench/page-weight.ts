@@ -213,6 +213,35 @@ export interface PageWeight {
   readonly hasIslands: boolean;
   /** Text responses above the compression threshold that came uncompressed. */
   readonly uncompressed: readonly string[];
+  /** What holds the page back and what its styles lack: {@link stylesheetFindings}. */
+  readonly styles: StylesheetFindings;
+}
+
+/** What a page's styles cost its first paint, and what they use without defining. */
+export interface StylesheetFindings {
+  /** Stylesheets the browser must fetch before it paints anything. */
+  readonly renderBlocking: readonly string[];
+  /** Custom properties the page's inline styles use, without a fallback, and define nowhere. */
+  readonly undefinedCustomProperties: readonly string[];
+}
+
+/**
+ * docs/PRODUCT.md §14: no page waits for a stylesheet (each carries its styles inline), and the
+ * tokens the build leaves out of them (src/styles/prune-unused-tokens.mjs) are ones no style uses.
+ */
+export function stylesheetFindings(html: string): StylesheetFindings {
+  const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)]
+    .map((match) => match[1] ?? '')
+    .join('\n');
+  const defined = new Set([...styles.matchAll(/(--[\w-]+)\s*:/g)].map((match) => match[1]));
+  const undefinedCustomProperties = new Set<string>();
+  for (const [, name = '', fallback] of styles.matchAll(/var\(\s*(--[\w-]+)\s*(,)?/g)) {
+    if (!fallback && !defined.has(name)) undefinedCustomProperties.add(name);
+  }
+  return {
+    renderBlocking: [...html.matchAll(stylesheetReferences)].map((match) => match[1] ?? ''),
+    undefinedCustomProperties: [...undefinedCustomProperties].sort(),
+  };
 }
 
 interface Fetched {
@@ -391,6 +420,7 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
     requests: 1 + fetchedUrls.size,
     hasIslands: html.includes('<astro-island'),
     uncompressed,
+    styles: stylesheetFindings(html),
   };
 }
 

@@ -14,7 +14,7 @@ import { member } from './support/journeys';
  * One test, so that the demo visitors sign in once: every page and figure over its budget is
  * reported, not only the first.
  */
-test('every page of the route table, in every state, keeps its byte budgets', async ({
+test('every page of the route table, in every state, keeps its byte budgets and waits for no stylesheet', async ({
   baseURL,
 }) => {
   test.setTimeout(120_000);
@@ -29,6 +29,18 @@ test('every page of the route table, in every state, keeps its byte budgets', as
       expect
         .soft(weight.status, `${visit.route} (${visit.state}) answers ${path} with its page`)
         .toBe(visit.status);
+      expect
+        .soft(
+          weight.styles.renderBlocking,
+          `${visit.route} (${visit.state}): stylesheets it waits for`,
+        )
+        .toEqual([]);
+      expect
+        .soft(
+          weight.styles.undefinedCustomProperties,
+          `${visit.route} (${visit.state}): custom properties its styles use and never define`,
+        )
+        .toEqual([]);
       for (const check of byteBudgetChecks(visit, weight)) {
         const figure = check.figure.startsWith('text responses')
           ? `${check.figure}: ${weight.uncompressed.join(', ')}`
