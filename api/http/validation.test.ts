@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   describeValidationIssue,
+  findUnstorableText,
+  isStorableText,
   isUuid,
   jsonBody,
   queryParameters,
@@ -101,6 +103,48 @@ describe('jsonBody', () => {
     expect(await (await post('{name:', 'application/json')).json()).toEqual({
       error: 'Malformed JSON body.',
     });
+  });
+
+  it('refuses text the database cannot keep as sent, in any field, naming it', async () => {
+    for (const name of ['\\u0000', 'a\\u0000b', '\\ud800', 'x\\udfffy']) {
+      const response = await post(`{"name":"${name}"}`, 'application/json');
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: 'name must not contain the character U+0000 or an unpaired surrogate.',
+        field: 'name',
+      });
+    }
+    // Also where the schema would drop the field: nothing gets past with it.
+    expect((await post('{"name":"Ann","extra":["ok","\\u0000"]}', 'application/json')).status).toBe(
+      400,
+    );
+  });
+
+  it('stores control characters, bidirectional marks and paired surrogates as they are', async () => {
+    const name = '\u0001\u202e\ud83d\ude00';
+    const response = await post(JSON.stringify({ name }), 'application/json');
+
+    expect(await response.json()).toEqual({ name });
+  });
+});
+
+describe('findUnstorableText', () => {
+  it('answers the path of the first string with U+0000 or a lone surrogate', () => {
+    expect(findUnstorableText({ user: { name: 'Ann', tags: ['a', 'b\u0000'] } })).toEqual([
+      'user',
+      'tags',
+      1,
+    ]);
+    expect(findUnstorableText('\udc00')).toEqual([]);
+    expect(findUnstorableText({ note: { body: 'fine \ud83d\ude00', count: 3, none: null } })).toBe(
+      undefined,
+    );
+  });
+
+  it('tells storable text from unstorable', () => {
+    expect(isStorableText('Renée \u202e \ud83d\ude00')).toBe(true);
+    expect(isStorableText('\u0000')).toBe(false);
+    expect(isStorableText('\ud83d')).toBe(false);
   });
 });
 

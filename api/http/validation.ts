@@ -81,6 +81,54 @@ export function validationIssueField(issue: z.core.$ZodIssue): string | undefine
   return field === '' ? undefined : field;
 }
 
+/**
+ * Whether a string can be stored and read back as it was sent: PostgreSQL's text holds no
+ * U+0000, and a surrogate without its pair has no UTF-8 form (the driver would store U+FFFD in
+ * its place).
+ */
+export function isStorableText(text: string): boolean {
+  return text.isWellFormed() && !text.includes('\u0000');
+}
+
+/**
+ * The path of the first string in a parsed JSON value that is not storable text (see
+ * {@link isStorableText}), or undefined when every string is.
+ */
+export function findUnstorableText(
+  value: unknown,
+  path: readonly (string | number)[] = [],
+): (string | number)[] | undefined {
+  if (typeof value === 'string') return isStorableText(value) ? undefined : [...path];
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findUnstorableText(item, [...path, index]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = findUnstorableText(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The refusal of a body with unstorable text: the field named as a form knows it (the list, not its item). */
+function describeUnstorableText(path: readonly (string | number)[]): {
+  message: string;
+  field: string | undefined;
+} {
+  const firstIndex = path.findIndex((key) => typeof key !== 'string');
+  const field = (firstIndex < 0 ? path : path.slice(0, firstIndex)).map(String).join('.');
+  if (field === '') return { message: 'Request body must be a JSON object.', field: undefined };
+  return {
+    message: `${field} must not contain the character U+0000 or an unpaired surrogate.`,
+    field,
+  };
+}
+
 export interface JsonBodyOptions {
   /**
    * Builds the refusal (400 or 415) from its status, sentence and the field at fault (see
@@ -93,7 +141,8 @@ export interface JsonBodyOptions {
 /**
  * Validates a JSON request body against a zod schema. Answers 415 when the body is not declared
  * as JSON, 400 "Malformed JSON body." when it does not parse, and 400 naming the first invalid
- * field otherwise (in the sentence and in `field`); the handler reads the parsed value with `c.req.valid('json')`.
+ * field otherwise (in the sentence and in `field`), including text that cannot be stored as sent
+ * (see {@link isStorableText}); the handler reads the parsed value with `c.req.valid('json')`.
  */
 export function jsonBody<Schema extends z.ZodType>(schema: Schema, options: JsonBodyOptions = {}) {
   const refuse = options.refuse ?? errorResponse;
@@ -115,11 +164,19 @@ export function jsonBody<Schema extends z.ZodType>(schema: Schema, options: Json
     if (!JSON_MEDIA_TYPE.test(mediaType)) {
       return refuse(c, 415, ErrorMessage.unsupportedMediaType);
     }
+    let body: unknown;
     try {
       // Parsed once here to answer in our own words; Hono caches the body for the validator.
-      await c.req.json();
+      body = await c.req.json();
     } catch {
       return refuse(c, 400, ErrorMessage.malformedJson);
+    }
+    // Before the schema, for every field alike: such text would fail in the database (500) or
+    // come back changed.
+    const unstorable = findUnstorableText(body);
+    if (unstorable) {
+      const { message, field } = describeUnstorableText(unstorable);
+      return refuse(c, 400, message, field);
     }
     return validate(c, next);
   };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { requireSession } from '../http/authentication.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
-import { queryParameters } from '../http/validation.ts';
+import { isStorableText, queryParameters } from '../http/validation.ts';
 import { findCategory, listCategories } from '../services/request-categories.ts';
 import { pageOfRequests } from '../services/requests.ts';
 import { pageParameter } from './requests.ts';
@@ -21,7 +21,9 @@ export function createRequestCategoriesRoutes(dependencies: ApiDependencies) {
   return new Hono<ApiEnv>()
     .get('/', session, async (c) => c.json({ categories: await listCategories(db) }))
     .get('/:id', session, queryParameters(categoryQuery), async (c) => {
-      const category = await findCategory(db, c.req.param('id'));
+      const id = c.req.param('id');
+      // No category is named so; the database would refuse the look-up itself.
+      const category = isStorableText(id) ? await findCategory(db, id) : undefined;
       if (!category) return errorResponse(c, 404, ErrorMessage.notFound);
       const page = await pageOfRequests(db, {
         userId: c.get('user').id,

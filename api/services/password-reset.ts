@@ -1,6 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { sessions, users } from '../db/schema.ts';
+import { users } from '../db/schema.ts';
 import { passwordChangedEmail, passwordResetEmail, resetPasswordLink } from './account-emails.ts';
 import {
   findUsableAccountToken,
@@ -13,6 +13,7 @@ import type { Clock } from './clock.ts';
 import { UNLOCKED_STATE } from './lockout.ts';
 import { enqueueEmail } from './outbox.ts';
 import { checkPasswordPolicy, hashPassword } from './passwords.ts';
+import { revokeAllSessions } from './sessions.ts';
 
 /**
  * POST /users/password: when `email` has an account, issues a reset token (voiding older ones)
@@ -90,10 +91,7 @@ export async function resetPassword(
       .where(eq(users.id, user.id));
     await voidAccountTokens(transaction, user.id, 'reset_password', now);
     await voidAccountTokens(transaction, user.id, 'unlock', now);
-    await transaction
-      .update(sessions)
-      .set({ revokedAt: now })
-      .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
+    await revokeAllSessions(transaction, user.id, now);
     await enqueueEmail(
       transaction,
       user.email,

@@ -108,3 +108,18 @@ export async function revokeSession(database: Database, token: string, now: Date
     .set({ revokedAt: now })
     .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
 }
+
+/**
+ * Ends every live session of a user, e.g. once a reset or an unlock link proves that the
+ * account's email, not whoever held its password, is in charge again.
+ */
+export async function revokeAllSessions(
+  database: Database,
+  userId: number,
+  now: Date,
+): Promise<void> {
+  await database
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}

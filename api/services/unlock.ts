@@ -6,6 +6,7 @@ import { issueAccountToken, spendAccountToken, withAccountOf } from './account-t
 import type { Clock } from './clock.ts';
 import { isLocked, UNLOCKED_STATE } from './lockout.ts';
 import { enqueueEmail } from './outbox.ts';
+import { revokeAllSessions } from './sessions.ts';
 
 /**
  * Issues a new unlock token for a locked user and writes the email with its link to the outbox.
@@ -43,8 +44,11 @@ export function requestUnlockLink(
 }
 
 /**
- * GET /users/unlock: spends an unlock token and clears the lock and the failure counter of its
- * account. False for a malformed, unknown, used or expired token.
+ * GET /users/unlock: spends an unlock token, clears the lock and the failure counter of its
+ * account and ends the account's sessions, in one transaction. The lock says someone was
+ * guessing the password; the link proves the member reads the account's email, so whatever
+ * session exists from before starts over with a sign-in. False for a malformed, unknown, used
+ * or expired token.
  */
 export function unlockWithToken(database: Database, clock: Clock, token: string): Promise<boolean> {
   const now = clock.now();
@@ -55,6 +59,7 @@ export function unlockWithToken(database: Database, clock: Clock, token: string)
       .update(users)
       .set({ ...UNLOCKED_STATE, updatedAt: now })
       .where(eq(users.id, spent.userId));
+    await revokeAllSessions(transaction, spent.userId, now);
     return true;
   });
 }
