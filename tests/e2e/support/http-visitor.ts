@@ -8,12 +8,17 @@ const nullBodyStatuses = new Set([101, 204, 205, 304]);
  * `Set-Cookie` lines are there to read as the server wrote them.
  */
 export class HttpVisitor {
-  readonly cookies = new Map<string, string>();
+  readonly cookies: Map<string, string>;
 
   readonly origin: string;
 
-  constructor(origin: string) {
+  /**
+   * `cookies` may be another visitor's jar, shared: one browser whose requests a load balancer
+   * sends to another server (another origin here, one site in production).
+   */
+  constructor(origin: string, cookies = new Map<string, string>()) {
     this.origin = origin;
+    this.cookies = cookies;
   }
 
   /** Sends a request with this visitor's cookies (unless `headers` carries its own `cookie`). */
