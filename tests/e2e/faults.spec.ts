@@ -216,6 +216,8 @@ test('a server killed mid-request loses no committed request and leaves none hal
   const attempts: Attempt[] = [];
   // Into the writing: early (mostly uploads), later (requests and notes under way).
   const killAfterMs = [300, 900, 1_600, 2_400];
+  // A new member per lane and round, all from one address: 12 sign-ups stay under the 20 an
+  // hour that one address may make (docs/PRODUCT.md §11.3).
   const lanes = 3;
   let portal: PortalServer | undefined;
   try {
