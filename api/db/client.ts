@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -47,34 +48,81 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<O
   return openPglite(options.dataDir ?? DEFAULT_PGLITE_DATA_DIR);
 }
 
+/**
+ * How long opening a connection to PostgreSQL may take, and how long a call may wait for one
+ * when all are busy. Past it the call fails as "database unavailable" (503) instead of waiting
+ * for a database that does not answer.
+ */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * A pooled connection on which PostgreSQL has said nothing for this long is given up (closed,
+ * and its query failed as "database unavailable"). The API's queries take milliseconds, so this
+ * only happens when the database or the network in between vanished without closing the
+ * connection; without it such a connection would wait forever and never go back to the pool.
+ */
+export const POSTGRES_SILENCE_TIMEOUT_MS = 15_000;
+
+/** Idle pooled connections are closed sooner than they could fall silent for too long. */
+const POSTGRES_IDLE_TIMEOUT_MS = 10_000;
+
+/** A socket for the pool that gives up on a connection silent for POSTGRES_SILENCE_TIMEOUT_MS. */
+function socketGivingUpOnSilence(): Socket {
+  const socket = new Socket();
+  socket.setTimeout(POSTGRES_SILENCE_TIMEOUT_MS, () => {
+    const silence = new Error(
+      `PostgreSQL said nothing for ${POSTGRES_SILENCE_TIMEOUT_MS / 1000} s; connection closed`,
+    ) as Error & { code: string };
+    // A network code, so that the API answers 503 (api/db/unavailable.ts).
+    silence.code = 'ETIMEDOUT';
+    socket.destroy(silence);
+  });
+  return socket;
+}
+
 async function openPostgres(databaseUrl: string): Promise<OpenedDatabase> {
-  const pool = new pg.Pool({ connectionString: databaseUrl });
+  await migratePostgres(databaseUrl);
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: POSTGRES_IDLE_TIMEOUT_MS,
+    stream: socketGivingUpOnSilence,
+  });
   // An idle connection dropped by the server emits 'error'; unhandled, it would end the process.
   pool.on('error', (error) => {
     logger.error({ err: error }, 'PostgreSQL connection error');
   });
+  const db: Database = drizzleNodePostgres({ client: pool, schema });
+  return { db, kind: 'postgres', close: () => pool.end() };
+}
+
+/**
+ * Applies the migrations on a connection of its own, outside the pool: waiting for another
+ * server's migrations is silence the pool's connections would not tolerate.
+ */
+async function migratePostgres(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+  });
+  client.on('error', (error) => {
+    logger.error({ err: error }, 'PostgreSQL connection error while migrating');
+  });
+  await client.connect();
   try {
     // Several servers may start together against one database; the advisory lock makes the
     // second wait for the first one's migrations instead of racing it.
-    const client = await pool.connect();
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     try {
-      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-      try {
-        await migrateNodePostgres(drizzleNodePostgres({ client, schema }), {
-          migrationsFolder: migrationsFolder(),
-        });
-      } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
-      }
+      await migrateNodePostgres(drizzleNodePostgres({ client, schema }), {
+        migrationsFolder: migrationsFolder(),
+      });
     } finally {
-      client.release();
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     }
-  } catch (error) {
-    await pool.end();
-    throw error;
+  } finally {
+    await client.end();
   }
-  const db: Database = drizzleNodePostgres({ client: pool, schema });
-  return { db, kind: 'postgres', close: () => pool.end() };
 }
 
 async function openPglite(dataDir: string): Promise<OpenedDatabase> {

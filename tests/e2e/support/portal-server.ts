@@ -29,6 +29,12 @@ export interface PortalServerOptions {
   readonly waitFor?: 'ready' | 'exit' | 'nothing';
   /** How long `waitFor` may take, in milliseconds (default 30 s). */
   readonly timeoutMs?: number;
+  /**
+   * The server's DATA_DIR (its PGlite database, signing keys and files), which then outlives it:
+   * a server started later on the same folder finds everything this one committed. The caller
+   * makes and removes the folder. Without it, the server has a fresh one, removed when it stops.
+   */
+  readonly dataDir?: string;
 }
 
 export interface PortalServer {
@@ -38,6 +44,11 @@ export interface PortalServer {
   output(): string;
   /** Stops the server (SIGTERM, then SIGKILL after 5 s) and removes its files. Safe to repeat. */
   stop(): Promise<void>;
+  /**
+   * Ends the server at once with SIGKILL, as a crash or an out-of-memory kill would: nothing in
+   * flight is answered and nothing is closed. Resolves once the process is gone.
+   */
+  kill(): Promise<void>;
   /** Settles when the process has exited: its exit code, or null if a signal ended it. */
   readonly exited: Promise<number | null>;
 }
@@ -88,14 +99,18 @@ export async function startPortalServer(options: PortalServerOptions = {}): Prom
     PUBLIC_ORIGIN: baseURL,
     SESSION_SECRET: 'e2e-only-session-secret-not-for-production-use',
     ...options.env,
+    ...(options.dataDir === undefined ? {} : { DATA_DIR: options.dataDir }),
     TMPDIR: scratch,
   };
   const env = Object.fromEntries(
     Object.entries(settings).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
 
-  // The Node that runs the tests (Node 24 from the `node` devDependency), not whatever is on PATH.
-  const child = spawn(process.execPath, [path.join(root, 'scripts/serve-e2e.mjs')], {
+  // serve-e2e.mjs gives the server a fresh DATA_DIR; a folder of the caller's needs the plain
+  // entry point. The Node that runs the tests (Node 24 from the `node` devDependency), not
+  // whatever is on PATH.
+  const entryPoint = options.dataDir === undefined ? 'scripts/serve-e2e.mjs' : 'scripts/start.mjs';
+  const child = spawn(process.execPath, [path.join(root, entryPoint)], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -137,7 +152,13 @@ export async function startPortalServer(options: PortalServerOptions = {}): Prom
     return stopping;
   };
 
-  const server: PortalServer = { baseURL, output, stop, exited };
+  const kill = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+    await stop();
+  };
+
+  const server: PortalServer = { baseURL, output, stop, kill, exited };
   if (waitFor === 'nothing') return server;
   try {
     if (waitFor === 'exit') await settlesWithin(exited, timeoutMs, 'exit');
