@@ -18,12 +18,17 @@ async function generateCspDigest(data, algorithm) {
 export { generateCspDigest };
 `;
 
-async function patchedStandIn(): Promise<{
+interface StandIn {
   generateCspDigest: (data: string, algorithm: string) => Promise<string>;
   hashed: number;
-}> {
+}
+
+async function patchedStandIn(): Promise<StandIn> {
   const source = withCachedCspDigests(standIn);
-  return import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`);
+  const module: unknown = await import(
+    `data:text/javascript;base64,${Buffer.from(source).toString('base64')}`
+  );
+  return module as StandIn;
 }
 
 describe('withCachedCspDigests', () => {
