@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { cspReportingDirectives } from './src/lib/csp-reporting.ts';
 import { uploadBodyLimitBytes } from './src/routes.ts';
+import { cachedCspDigests } from './src/build/cached-csp-digests.mjs';
 import { layerOrder } from './src/styles/layer-order.mjs';
 import { customPropertiesNamedIn, pruneUnusedTokens } from './src/styles/prune-unused-tokens.mjs';
 
@@ -75,6 +76,7 @@ export default defineConfig({
     },
   },
   vite: {
+    plugins: [cachedCspDigests()],
     css: {
       postcss: {
         plugins: [

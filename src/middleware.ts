@@ -1,6 +1,7 @@
 import { sequence } from 'astro:middleware';
 import { bodyLimit } from './server/middleware/body-limit';
 import { currentUser } from './server/middleware/current-user';
+import { tagIslandRenderers } from './server/island-renderers';
 import { errorLogging } from './server/middleware/error-logging';
 import { formActions } from './server/middleware/form-actions';
 import { requestContext } from './server/middleware/request-context';
@@ -10,6 +11,8 @@ import { securityHeaders } from './server/middleware/security-headers';
 import { session } from './server/middleware/session';
 import { unauthorized } from './server/middleware/unauthorized';
 import { xsrf } from './server/middleware/xsrf';
+
+tagIslandRenderers();
 
 /** One concern per middleware, in the order a request meets them. */
 export const onRequest = sequence(
