@@ -4,6 +4,7 @@
 // `N passed, N failed` that CI reads.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { postgresBinaries, startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const reports = 'reports';
 rmSync(reports, { recursive: true, force: true });
@@ -66,6 +67,25 @@ if (!existsSync(chromium)) {
   process.exit(1);
 }
 
+// The PostgreSQL tests (the API contract a second time, and the browser tests of a database going
+// away or shared by two servers) run on TEST_DATABASE_URL, or on a PostgreSQL of our own.
+let throwawayPostgres;
+if (!process.env.TEST_DATABASE_URL) {
+  const binaries = postgresBinaries();
+  if (!binaries) {
+    console.error(
+      "No PostgreSQL server: the PostgreSQL tests need Debian's package.\n" +
+        'Install it with `apt-get install postgresql`, or set TEST_DATABASE_URL to a server of yours.',
+    );
+    process.exit(1);
+  }
+  throwawayPostgres = await startThrowawayPostgres(binaries);
+  process.on('exit', () => throwawayPostgres.stop());
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
+  env.TEST_DATABASE_URL = throwawayPostgres.url;
+  console.log(`\n(PostgreSQL of our own for the tests: ${throwawayPostgres.url})`);
+}
+
 // The typed lint rules and the type check need Astro's generated types (astro:actions, astro:content).
 check('generate types (astro sync)', 'npx', ['astro', 'sync']);
 check('format (prettier)', 'npx', ['prettier', '--check', '.']);
@@ -80,26 +100,21 @@ const unitOk = run(
 );
 countVitest('vitest', `${reports}/vitest.json`, unitOk);
 
-const postgresUrl = process.env.TEST_DATABASE_URL;
-if (postgresUrl) {
-  const pgOk = run(
-    'API contract tests on PostgreSQL',
-    'npx',
-    [
-      'vitest',
-      'run',
-      '--project',
-      'api',
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile=${reports}/vitest-postgres.json`,
-    ],
-    { DATABASE_URL: postgresUrl },
-  );
-  countVitest('vitest on PostgreSQL', `${reports}/vitest-postgres.json`, pgOk);
-} else {
-  console.log('\n(TEST_DATABASE_URL is not set: the API tests ran on PGlite only.)');
-}
+const postgresOk = run(
+  'API contract tests on PostgreSQL',
+  'npx',
+  [
+    'vitest',
+    'run',
+    '--project',
+    'api',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${reports}/vitest-postgres.json`,
+  ],
+  { DATABASE_URL: env.TEST_DATABASE_URL },
+);
+countVitest('vitest on PostgreSQL', `${reports}/vitest-postgres.json`, postgresOk);
 
 // Built as production is behind a proxy: with PUBLIC_ORIGIN known at build time, Astro trusts
 // forwarded headers for it, which the browser tests attack.

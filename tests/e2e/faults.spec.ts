@@ -8,6 +8,7 @@ import pg from 'pg';
 import { HttpVisitor, newSignedInMember } from './support/http-visitor';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
+import { requireTestPostgres } from './support/postgres';
 
 /**
  * Faults of what the portal stands on (docs/OPERATIONS.md, "When something fails"): the
@@ -25,7 +26,7 @@ const apiTimeoutMs = 3_000;
 
 test.describe('on PostgreSQL', () => {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  test.skip(!serverUrl, 'needs TEST_DATABASE_URL (CI sets it; see README)');
+  test.beforeAll(requireTestPostgres);
 
   const outages = [
     {

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { freePort, startPortalServer, type PortalServer } from './support/portal-server';
 import { answersLikeTheContract, startStubApi } from './support/stub-api';
 import { startTcpProxy } from './support/tcp-proxy';
+import { requireTestPostgres } from './support/postgres';
 
 /** /readyz gives the API 2 s (src/pages/readyz.ts); the answer must come soon after. */
 const probeTimeoutMs = 2_000;
@@ -91,7 +92,7 @@ test('readiness follows the API at API_ORIGIN: ok while it is ready, unavailable
 
 test.describe('on PostgreSQL', () => {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  test.skip(!serverUrl, 'needs TEST_DATABASE_URL (CI sets it; see README)');
+  test.beforeAll(requireTestPostgres);
 
   test('readiness is unavailable while the database is unreachable, and ok again once it returns', async ({
     request,

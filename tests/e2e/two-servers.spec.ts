@@ -6,7 +6,12 @@ import { inBatches } from './support/forms';
 import { HttpVisitor } from './support/http-visitor';
 import { member } from './support/journeys';
 import { startPortalServer, type PortalServer } from './support/portal-server';
-import { createTestDatabase, queryDatabase, type TestDatabase } from './support/postgres';
+import {
+  createTestDatabase,
+  queryDatabase,
+  type TestDatabase,
+  requireTestPostgres,
+} from './support/postgres';
 
 /**
  * Growing past one machine (docs/OPERATIONS.md): two web servers on one PostgreSQL, as a load
@@ -129,7 +134,7 @@ async function dashboardOf(visitor: HttpVisitor): Promise<string> {
 }
 
 test.describe('two servers on one PostgreSQL', () => {
-  test.skip(!serverUrl, 'needs TEST_DATABASE_URL (CI sets it; see README)');
+  test.beforeAll(requireTestPostgres);
   test.describe.configure({ timeout: 120_000 });
 
   for (const topology of topologies) {

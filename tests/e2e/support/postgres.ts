@@ -1,6 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
+/**
+ * For the `beforeAll` of tests that need PostgreSQL: without TEST_DATABASE_URL they fail, saying
+ * why, rather than pass unrun. `npm test` starts a PostgreSQL of its own when the variable is not
+ * set (scripts/throwaway-postgres.mjs).
+ */
+export function requireTestPostgres(): void {
+  if (!process.env.TEST_DATABASE_URL) {
+    throw new Error(
+      'These tests need PostgreSQL: run them through `npm test`, which starts one of its own ' +
+        "(from Debian's postgresql package), or set TEST_DATABASE_URL (see README).",
+    );
+  }
+}
+
 /** A database of its own on the PostgreSQL of TEST_DATABASE_URL; `drop()` it when done. */
 export interface TestDatabase {
   /** The address of the new database, for DATABASE_URL. */
