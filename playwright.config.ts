@@ -22,8 +22,10 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: true,
-  timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // Two shared cores run two workers, their servers, PostgreSQL and the tests that start servers
+  // of their own: a step that takes 200 ms on a quiet machine has been seen to take over 5 s.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   use: {
     baseURL,

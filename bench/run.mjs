@@ -489,6 +489,10 @@ async function lighthouseRun(debuggingPort, url, cookie) {
     });
     const lhr = result?.lhr;
     const failure = lhr?.runtimeError?.code;
+    if (lhr && !failure && lhr.finalDisplayedUrl !== url) {
+      // A page that sent Lighthouse elsewhere (a guard's redirect) would report another page's figures.
+      throw new Error(`Lighthouse asked for ${url} and measured ${lhr.finalDisplayedUrl}`);
+    }
     if (lhr && !failure) {
       const score = (category) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
       const audit = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
