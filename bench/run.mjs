@@ -479,6 +479,9 @@ async function lighthouseMedian(debuggingPort, row, demo) {
  */
 async function lighthouseRun(debuggingPort, url, cookie) {
   for (let attempt = 1; ; attempt += 1) {
+    // Lighthouse resets a page's storage but not its cookies: those an earlier run was given (an
+    // XSRF token) would go with this run's request and push aside the visitor's own.
+    await clearBrowserCookies(debuggingPort);
     const result = await lighthouse(url, {
       port: debuggingPort,
       output: 'json',
@@ -510,6 +513,28 @@ async function lighthouseRun(debuggingPort, url, cookie) {
       throw new Error(`Lighthouse failed on ${url} ${attempt} times: ${failure ?? 'no result'}`);
     }
   }
+}
+
+/** Forgets every cookie of the Chromium Lighthouse drives (DevTools protocol, browser target). */
+async function clearBrowserCookies(debuggingPort) {
+  const { webSocketDebuggerUrl } = await (
+    await fetch(`http://127.0.0.1:${debuggingPort}/json/version`)
+  ).json();
+  const socket = new WebSocket(webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.addEventListener('open', resolve, { once: true });
+    socket.addEventListener('error', reject, { once: true });
+  });
+  await new Promise((resolve, reject) => {
+    socket.addEventListener('message', (event) => {
+      const answer = JSON.parse(String(event.data));
+      if (answer.id !== 1) return;
+      if (answer.error) reject(new Error(`Storage.clearCookies: ${answer.error.message}`));
+      else resolve(undefined);
+    });
+    socket.send(JSON.stringify({ id: 1, method: 'Storage.clearCookies' }));
+  });
+  socket.close();
 }
 
 /** Requests per second for one address: a warm-up, then `connections` clients for `seconds`. */
