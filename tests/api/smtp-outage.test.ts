@@ -139,7 +139,8 @@ describe('the outbox while the mail server fails', () => {
     expect(Date.now() - startedAt).toBeLessThan(smtpTimeoutMs * 4);
     for (const row of await rowsOf(emails)) {
       expect(row).toMatchObject({ attempts: 1, sentAt: null });
-      expect(row.lastError).toBe('Greeting never received');
+      // The greeting and socket timers are equal: whichever fires first names the failure.
+      expect(row.lastError).toMatch(/^(Greeting never received|Timeout)$/);
     }
 
     await sink.switchTo('accepting');
