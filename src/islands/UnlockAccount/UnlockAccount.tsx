@@ -14,6 +14,8 @@ export interface UnlockAccountProps {
   readonly xsrfToken: string;
   /** The token from the emailed link (the page's address). */
   readonly unlockToken: string;
+  /** The email typed last time, when the page re-renders a refused native post for a new link. */
+  readonly submittedEmail?: string | undefined;
 }
 
 const noFields = [] as const;
@@ -24,7 +26,11 @@ const linkFields = [{ name: 'email', id: 'unlock-email' }] as const;
  * mail scanner that follows links cannot use the token up. When the link is refused, a form asks
  * for a new one.
  */
-export default function UnlockAccount({ xsrfToken, unlockToken }: UnlockAccountProps) {
+export default function UnlockAccount({
+  xsrfToken,
+  unlockToken,
+  submittedEmail = '',
+}: UnlockAccountProps) {
   const unlock = useFormAction(actions.auth.unlockAccount, {
     fallbackMessage: unlockFallbackMessage,
     fields: noFields,
@@ -83,6 +89,7 @@ export default function UnlockAccount({ xsrfToken, unlockToken }: UnlockAccountP
             required
             autoComplete="email"
             spellCheck={false}
+            defaultValue={submittedEmail}
             error={newLink.fieldError('email')}
           />
           <Button type="submit" loading={newLink.pending}>
