@@ -93,4 +93,17 @@ test.describe('with JavaScript off', () => {
     await signIn(page, account);
     await expect(page).toHaveURL(`${origin}/dashboard`);
   });
+
+  test('a refused request for a new link keeps the address typed, as text', async ({ page }) => {
+    const typed = 'not-an-address"><b>bold</b>';
+    await page.goto(`${origin}/unlock/not-a-real-token`);
+    await page.getByRole('button', { name: 'Unlock my account' }).click();
+    await expect(page.getByRole('alert').first()).toContainText('invalid or has expired');
+
+    await page.getByLabel('Email address').fill(typed);
+    await page.getByRole('button', { name: 'Send a new link' }).click();
+    await expect(page.getByRole('alert').first()).toBeVisible();
+    await expect(page.getByLabel('Email address')).toHaveValue(typed);
+    await expect(page.locator('b', { hasText: 'bold' })).toHaveCount(0);
+  });
 });
