@@ -14,7 +14,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
@@ -23,6 +22,7 @@ import { openDatabase } from '../api/db/client.ts';
 import { requests, requestUpdates, sessions, users } from '../api/db/schema.ts';
 import { hashPassword } from '../api/services/passwords.ts';
 import { SIGN_IN_PER_IP, windowStartFor } from '../api/services/rate-limits.ts';
+import { freePort } from '../scripts/free-port.mjs';
 
 const databaseServer = process.env.LOAD_DATABASE_URL;
 const memberCount = Number(process.env.LOAD_MEMBERS ?? 200);
@@ -291,17 +291,6 @@ async function startServer(settings) {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-async function freePort() {
-  const probe = createServer();
-  await new Promise((resolve, reject) => {
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 async function onServer(statement) {

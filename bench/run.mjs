@@ -7,11 +7,11 @@
 // Nothing but 127.0.0.1 is reached: Chromium resolves no other host.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import lighthouse from 'lighthouse';
+import { freePort } from '../scripts/free-port.mjs';
 import { startReportSink } from '../tests/e2e/support/report-sink.ts';
 import { measureMonitoringClient, monitoringBudgetCheck } from './monitoring-weight.ts';
 import {
@@ -209,18 +209,6 @@ async function startServer(serverPort, settings) {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** A loopback port the system just handed out and nothing holds. */
-async function freePort() {
-  const probe = createServer();
-  await new Promise((resolve, reject) => {
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', resolve);
-  });
-  const { port: free } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return free;
 }
 
 /**

@@ -3,9 +3,9 @@
 // Chromium, it comes from the machine's packages (Debian's `postgresql`), never from a download.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.mjs';
 
 const packagedBinaries = '/usr/lib/postgresql';
 
@@ -17,17 +17,6 @@ export function postgresBinaries() {
     .filter((version) => existsSync(path.join(packagedBinaries, version, 'bin', 'initdb')))
     .sort((a, b) => Number(b) - Number(a));
   return newest ? path.join(packagedBinaries, newest, 'bin') : undefined;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /**

@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { expect, test } from '@playwright/test';
-import pg from 'pg';
 import { HttpVisitor, newSignedInMember } from './support/http-visitor';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
-import { requireTestPostgres } from './support/postgres';
+import { queryDatabase, requireTestPostgres } from './support/postgres';
 
 /**
  * Faults of what the portal stands on (docs/OPERATIONS.md, "When something fails"): the
@@ -50,7 +49,7 @@ test.describe('on PostgreSQL', () => {
       test.setTimeout(120_000);
       const server = new URL(serverUrl ?? '');
       const name = `e2e_faults_${randomBytes(6).toString('hex')}`;
-      await onServer(server, `CREATE DATABASE "${name}"`);
+      await queryDatabase(server.toString(), `CREATE DATABASE "${name}"`);
       const proxy = await startTcpProxy({
         host: server.hostname,
         port: Number(server.port || 5432),
@@ -113,7 +112,7 @@ test.describe('on PostgreSQL', () => {
         await context.close();
         await portal.stop();
         await proxy.close();
-        await onServer(server, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await queryDatabase(server.toString(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       }
     });
   }
@@ -331,13 +330,3 @@ test('a server killed mid-request loses no committed request and leaves none hal
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
-
-async function onServer(serverUrl: URL, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl.toString() });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}

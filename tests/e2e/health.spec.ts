@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import pg from 'pg';
 import { freePort, startPortalServer, type PortalServer } from './support/portal-server';
 import { answersLikeTheContract, startStubApi } from './support/stub-api';
 import { startTcpProxy } from './support/tcp-proxy';
-import { requireTestPostgres } from './support/postgres';
+import { queryDatabase, requireTestPostgres } from './support/postgres';
 
 /** /readyz gives the API 2 s (src/pages/readyz.ts); the answer must come soon after. */
 const probeTimeoutMs = 2_000;
@@ -100,7 +99,7 @@ test.describe('on PostgreSQL', () => {
     test.setTimeout(60_000);
     const server = new URL(serverUrl ?? '');
     const name = `e2e_readyz_${randomBytes(6).toString('hex')}`;
-    await onServer(server, `CREATE DATABASE "${name}"`);
+    await queryDatabase(server.toString(), `CREATE DATABASE "${name}"`);
     const proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
     const databaseUrl = new URL(server);
     databaseUrl.host = `127.0.0.1:${proxy.port}`;
@@ -127,7 +126,7 @@ test.describe('on PostgreSQL', () => {
     } finally {
       await portal.stop();
       await proxy.close();
-      await onServer(server, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await queryDatabase(server.toString(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     }
   });
 });
@@ -176,13 +175,3 @@ test('a request in flight when SIGTERM arrives is answered, then the server exit
     await api.close();
   }
 });
-
-async function onServer(serverUrl: URL, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl.toString() });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
