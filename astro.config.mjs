@@ -2,11 +2,13 @@
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
+import { ISLAND_STYLES } from 'astro/runtime/server/astro-island-styles.js';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { cspReportingDirectives } from './src/lib/csp-reporting.ts';
 import { uploadBodyLimitBytes } from './src/routes.ts';
 import { cachedCspDigests } from './src/build/cached-csp-digests.mjs';
+import { pageOnlyStyleHashes } from './src/build/page-only-style-hashes.mjs';
 import { layerOrder } from './src/styles/layer-order.mjs';
 import { customPropertiesNamedIn, pruneUnusedTokens } from './src/styles/prune-unused-tokens.mjs';
 
@@ -47,7 +49,24 @@ export default defineConfig({
   // All session state lives in our own cookies and the API (docs/ARCHITECTURE.md).
   session: false,
   build: { inlineStylesheets: 'always' },
-  integrations: [react()],
+  integrations: [
+    react(),
+    {
+      // `client:paint`: islands hydrate once the page has painted (docs/PERFORMANCE.md).
+      name: 'paint-directive',
+      hooks: {
+        'astro:config:setup': ({ addClientDirective }) => {
+          addClientDirective({
+            name: 'paint',
+            entrypoint: fileURLToPath(new URL('src/hydration/paint-directive.ts', import.meta.url)),
+          });
+        },
+      },
+    },
+    // Every page may carry the layer order and Astro's island style; its other styles it hashes
+    // as it renders them.
+    pageOnlyStyleHashes({ keptHashes: [sha256(layerOrder), sha256(ISLAND_STYLES)] }),
+  ],
   // No code blocks in editor content; Shiki's inline styles would also need CSP exceptions.
   markdown: { syntaxHighlight: false },
   server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 4321) },

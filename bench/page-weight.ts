@@ -577,6 +577,14 @@ async function signOut(origin: string, jar: CookieJar): Promise<string> {
   if ([...jar.keys()].some((name) => /^(__Host-)?session$/.test(name))) {
     throw new Error(`Signing out did not end the session (${answer.status})`);
   }
+  // The answer clears the site's data, so the toast is set by the page it sends the browser to.
+  const location = answer.headers.location;
+  if (typeof location !== 'string') throw new Error(`Signing out went nowhere (${answer.status})`);
+  const jarBeforeToast = jar.size;
+  keepCookies(jar, await get(new URL(location, origin).href, cookieHeader(jar)));
+  if (jar.size === jarBeforeToast) {
+    throw new Error(`Signing out left no toast for the next page (${location})`);
+  }
   return cookieHeader(jar);
 }
 

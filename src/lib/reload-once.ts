@@ -11,15 +11,14 @@ export const reloadPauseMs = 5 * 60 * 1000;
 const storageKey = 'portal:reloaded-after-failed-load';
 
 /**
- * The words browsers give a module (or a module's preload) that could not be fetched: Chromium's
- * "Failed to fetch dynamically imported module", Firefox's "error loading dynamically imported
- * module", Safari's "Importing a module script failed", Vite's preload helper's "Unable to preload
- * CSS". One pattern rather than a list: this script is inline in every page.
+ * The words browsers give a module that could not be fetched: Chromium's "Failed to fetch
+ * dynamically imported module", Firefox's "error loading dynamically imported module", Safari's
+ * "Importing a module script failed". One pattern rather than a list: this script is inline in
+ * every page. (A failed preload of Vite's helper says so with its own event, below.)
  */
-const failedLoad =
-  /dynamically imported module|Importing a module script failed|Unable to preload CSS/;
+const failedLoad = /dynamically imported module|Importing a module script failed/;
 
-/** Whether `reason` says a script (or its stylesheet) could not be loaded. */
+/** Whether `reason` says a script could not be loaded. */
 export function isFailedLoad(reason: unknown): boolean {
   return failedLoad.test(reason instanceof Error ? reason.message : String(reason));
 }
@@ -49,15 +48,12 @@ export function reloadOnce({ location, storage, now }: ReloadSurroundings): bool
   return true;
 }
 
-/** Same-origin scripts, module preloads and stylesheets: the files a deploy replaces. */
-function isOwnAsset(target: EventTarget | null, origin: string): boolean {
-  if (target instanceof HTMLScriptElement) return new URL(target.src, origin).origin === origin;
-  if (target instanceof HTMLLinkElement) {
-    return (
-      /\b(modulepreload|stylesheet)\b/.test(target.rel) && new URL(target.href).origin === origin
-    );
-  }
-  return false;
+/**
+ * A same-origin script element: the files a deploy replaces. (Styles are inline in every page,
+ * and the module preloads Vite's helper adds report through its own event.)
+ */
+function isOwnScript(target: EventTarget | null, origin: string): boolean {
+  return target instanceof HTMLScriptElement && new URL(target.src, origin).origin === origin;
 }
 
 /**
@@ -87,7 +83,7 @@ export function reloadWhenScriptsFailToLoad(window: Window): void {
   window.addEventListener(
     'error',
     (event) => {
-      if (isOwnAsset(event.target, window.location.origin)) reload();
+      if (isOwnScript(event.target, window.location.origin)) reload();
     },
     true,
   );

@@ -1,0 +1,79 @@
+/**
+ * Astro puts the digest of every inline style of every page into the style-src of every page's
+ * Content-Security-Policy, although it also hashes the styles each page renders when it renders
+ * it. With the product's styles inline (docs/DECISIONS.md) that was 43 digests, 2.1 KB of header
+ * on every answer, which pushed the signed-in pages past the 14 KB a new connection's first round
+ * trip carries (docs/PERFORMANCE.md). This integration rewrites the policy the build serialized
+ * so that it names only the styles every page may carry (the layer order, Astro's island style);
+ * each page adds its own when it renders. The build stops if the manifest is not shaped as
+ * expected.
+ */
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const styleDirective = /"styleDirective":\{"resources":(\[[^\]]*\]),"hashes":\[[^\]]*\]\}/g;
+const styleHashes = /"styleHashes":\[[^\]]*\]/g;
+
+/**
+ * The serialized manifest with only `keptHashes` as the site-wide style digests, or `undefined`
+ * when `code` holds no manifest.
+ *
+ * @param {string} code
+ * @param {readonly string[]} keptHashes
+ * @returns {string | undefined}
+ */
+export function withPageOnlyStyleHashes(code, keptHashes) {
+  const directives = code.match(styleDirective)?.length ?? 0;
+  const lists = code.match(styleHashes)?.length ?? 0;
+  if (directives === 0 && lists === 0) return undefined;
+  if (directives !== 1 || lists !== 1) {
+    throw new Error(
+      `page-only-style-hashes: expected one styleDirective and one styleHashes in the manifest, ` +
+        `found ${directives} and ${lists}; check this integration against this version of Astro`,
+    );
+  }
+  const kept = JSON.stringify(keptHashes);
+  return code
+    .replace(
+      styleDirective,
+      (_, resources) => `"styleDirective":{"resources":${resources},"hashes":${kept}}`,
+    )
+    .replace(styleHashes, `"styleHashes":${kept}`);
+}
+
+/**
+ * @param {{ keptHashes: readonly string[] }} options
+ * @returns {import('astro').AstroIntegration}
+ */
+export function pageOnlyStyleHashes({ keptHashes }) {
+  /** @type {string | undefined} */
+  let serverDir;
+  return {
+    name: 'page-only-style-hashes',
+    hooks: {
+      'astro:config:done': ({ config }) => {
+        serverDir = fileURLToPath(config.build.server);
+      },
+      'astro:build:done': async () => {
+        if (serverDir === undefined) throw new Error('page-only-style-hashes: no server folder');
+        let rewritten = 0;
+        for (const entry of await readdir(serverDir, { recursive: true })) {
+          if (!entry.endsWith('.mjs')) continue;
+          const file = join(serverDir, entry);
+          const code = await readFile(file, 'utf8');
+          if (!code.includes('"styleDirective"')) continue;
+          const updated = withPageOnlyStyleHashes(code, keptHashes);
+          if (updated === undefined) continue;
+          await writeFile(file, updated);
+          rewritten += 1;
+        }
+        if (rewritten !== 1) {
+          throw new Error(
+            `page-only-style-hashes: rewrote ${rewritten} manifests in ${serverDir}, expected 1`,
+          );
+        }
+      },
+    },
+  };
+}

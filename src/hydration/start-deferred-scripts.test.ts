@@ -1,0 +1,68 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  startDeferredScripts,
+  startDeferredScriptsAfterFirstPaint,
+} from './start-deferred-scripts';
+
+afterEach(() => {
+  document.head.innerHTML = '';
+  document.body.innerHTML = '';
+  vi.useRealTimers();
+});
+
+const heldScripts = () =>
+  '<template data-after-first-paint>' +
+  '<script type="module" src="/_astro/toast-area.js"></script>' +
+  '<script type="module">window.started = true;</script>' +
+  '</template>';
+
+describe('startDeferredScripts', () => {
+  it('copies every held script into the document, attributes and text included', () => {
+    document.body.innerHTML = heldScripts();
+    startDeferredScripts(document);
+    const started = [...document.head.querySelectorAll('script')];
+    expect(started.map((script) => script.getAttribute('src'))).toEqual([
+      '/_astro/toast-area.js',
+      null,
+    ]);
+    expect(started.every((script) => script.type === 'module')).toBe(true);
+    expect(started[1]?.textContent).toBe('window.started = true;');
+  });
+
+  it('starts each script once, however often it is called', () => {
+    document.body.innerHTML = heldScripts();
+    startDeferredScripts(document);
+    startDeferredScripts(document);
+    expect(document.head.querySelectorAll('script')).toHaveLength(2);
+    expect(document.querySelector('template')).toBeNull();
+  });
+
+  it('leaves templates that hold something else alone', () => {
+    document.body.innerHTML = '<template id="toast"><li>A toast</li></template>';
+    startDeferredScripts(document);
+    expect(document.querySelector('template#toast')).not.toBeNull();
+    expect(document.head.querySelectorAll('script')).toHaveLength(0);
+  });
+});
+
+describe('startDeferredScriptsAfterFirstPaint', () => {
+  it('waits for the frame that paints, then for the task after it', () => {
+    vi.useFakeTimers();
+    document.body.innerHTML = heldScripts();
+    const frames: FrameRequestCallback[] = [];
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => {
+      frames.push(callback);
+      return frames.length;
+    });
+
+    startDeferredScriptsAfterFirstPaint(document);
+    expect(document.head.querySelectorAll('script')).toHaveLength(0);
+
+    frames[0]?.(performance.now());
+    expect(document.head.querySelectorAll('script')).toHaveLength(0);
+
+    vi.runAllTimers();
+    expect(document.head.querySelectorAll('script')).toHaveLength(2);
+  });
+});
