@@ -2,7 +2,7 @@ import { defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
 import { logger } from '../../api/logger.ts';
 import { monitoring } from '../../api/monitoring.ts';
-import { signInFallbackMessage } from '../lib/messages';
+import { signInFallbackMessage, unsavableCharacterMessage } from '../lib/messages';
 import { paths } from '../routes';
 import {
   signIn as signInToApi,
@@ -17,7 +17,7 @@ import { clearSession, startSession, writeMfaStep, type MfaStep } from '../serve
 import { apiFailure } from './api-failure';
 import { passwordMinLength } from '../lib/password-rules';
 import { startOnboarding } from '../server/onboarding';
-import { emailField, formText, passwordMaxLength } from './fields';
+import { emailField, formText, isStorableText, passwordMaxLength } from './fields';
 
 const signInInput = z.object({
   email: emailField,
@@ -26,6 +26,7 @@ const signInInput = z.object({
       .string()
       .min(1, 'Enter your password')
       .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
+    unsavableCharacterMessage('Password'),
   ),
 });
 
@@ -71,6 +72,7 @@ const signUpInput = z.object({
       .trim()
       .min(1, 'Enter your first name')
       .max(100, 'First name must be 100 characters or fewer'),
+    unsavableCharacterMessage('First name'),
   ),
   last_name: formText(
     z
@@ -78,6 +80,7 @@ const signUpInput = z.object({
       .trim()
       .min(1, 'Enter your last name')
       .max(100, 'Last name must be 100 characters or fewer'),
+    unsavableCharacterMessage('Last name'),
   ),
   email: emailField,
   password: formText(
@@ -86,6 +89,7 @@ const signUpInput = z.object({
       .min(1, 'Enter a password')
       .min(passwordMinLength, `Password must be at least ${passwordMinLength} characters`)
       .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
+    unsavableCharacterMessage('Password'),
   ),
   terms_of_service: z
     .string()
@@ -96,6 +100,7 @@ const signUpInput = z.object({
     ),
   company_slug: z
     .string()
+    .refine(isStorableText, unsavableCharacterMessage('The company in the address'))
     .trim()
     .max(100)
     .nullish()

@@ -1,15 +1,33 @@
 import { z } from 'astro/zod';
+import { unsavableCharacterMessage } from '../lib/messages';
 import { passwordMaxLength } from '../lib/password-rules';
 
 export { passwordMaxLength };
 
 /**
+ * Whether the API can store the text as typed: PostgreSQL's text holds no U+0000, and a surrogate
+ * without its pair has no UTF-8 form, so the API refuses either with its own sentence naming its
+ * own field path (docs/DECISIONS.md). Checking here keeps that sentence off the page.
+ */
+export function isStorableText(text: string): boolean {
+  return text.isWellFormed() && !text.includes('\u0000');
+}
+
+/**
  * A text field of a form. Astro hands an empty field to the schema as `null`;
  * this reads it as the empty string, so the field's own "Enter your …"
- * message applies instead of a type error nobody can act on.
+ * message applies instead of a type error nobody can act on. Text the API could not store is
+ * refused first, with `unsavableMessage` (name the field by its label), and the field's own rules
+ * then do not run.
  */
-export function formText<T extends z.ZodType<unknown, string>>(schema: T) {
-  return z.preprocess((value) => value ?? '', schema);
+export function formText<T extends z.ZodType<unknown, string>>(
+  schema: T,
+  unsavableMessage: string = unsavableCharacterMessage(),
+) {
+  return z.preprocess(
+    (value) => value ?? '',
+    z.string().refine(isStorableText, unsavableMessage).pipe(schema),
+  );
 }
 
 /** An email address field, with the GOV.UK wording for each way it can be wrong. */
@@ -20,9 +38,11 @@ export const emailField = formText(
     .min(1, 'Enter your email address')
     .max(254, 'Email address must be 254 characters or fewer')
     .pipe(z.email('Enter an email address in the correct format, like name@example.com')),
+  unsavableCharacterMessage('Email address'),
 );
 
 /** A token carried in a hidden field, from the address of the page (reset and unlock links). */
 export const tokenField = formText(
   z.string().trim().min(1, 'This link is incomplete').max(512, 'This link is not valid'),
+  'This link is not valid',
 );

@@ -5,6 +5,7 @@ import {
   mfaSendCodeFallbackMessage,
   mfaVerifyFallbackMessage,
   noMfaTokenMessage,
+  unsavableCharacterMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
 import { enrollPhone, sendCode, skipEnrollment, verifyCode, type CodeSent } from '../server/mfa';
@@ -32,6 +33,7 @@ const usPhoneNumber = formText(
       (number) => number.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '').length === 10,
       'Enter a US mobile number with its area code, like (555) 123-4567',
     ),
+  unsavableCharacterMessage('Mobile phone number'),
 );
 
 /**
@@ -79,6 +81,7 @@ export const verify = defineAction({
         .trim()
         .min(1, 'Enter the code we sent you')
         .regex(/^\d{6}$/, 'The code is 6 digits'),
+      unsavableCharacterMessage('Code'),
     ),
   }),
   handler: async ({ code }, context): Promise<Navigation> => {

@@ -4,6 +4,7 @@ import {
   passwordChangedMessage,
   passwordResetFallbackMessage,
   resetLinkSentMessage,
+  unsavableCharacterMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
 import {
@@ -42,6 +43,7 @@ const newPassword = formText(
     .string()
     .min(1, 'Enter a new password')
     .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
+  unsavableCharacterMessage('New password'),
 );
 
 /**
@@ -55,7 +57,10 @@ export const resetPassword = defineAction({
     .object({
       token: tokenField,
       password: newPassword,
-      password_confirmation: formText(z.string().min(1, 'Confirm your new password')),
+      password_confirmation: formText(
+        z.string().min(1, 'Confirm your new password'),
+        unsavableCharacterMessage('Confirm new password'),
+      ),
     })
     .refine((form) => form.password === form.password_confirmation, {
       path: ['password_confirmation'],

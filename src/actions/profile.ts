@@ -1,7 +1,11 @@
 import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import { contactMethods, helpTopics } from '../lib/help-topics';
-import { onboardingDoneMessage, profileFallbackMessage } from '../lib/messages';
+import {
+  onboardingDoneMessage,
+  profileFallbackMessage,
+  unsavableCharacterMessage,
+} from '../lib/messages';
 import { paths } from '../routes';
 import { updateProfile } from '../server/accounts';
 import { addFlash } from '../server/flash';
@@ -45,6 +49,7 @@ export const saveContact = defineAction({
             (number) => number === '' || number.replace(/\D/g, '').length === 10,
             'Enter a US phone number with its area code, like (555) 123-4567',
           ),
+        unsavableCharacterMessage('Phone number'),
       ),
       preferred_contact_method: formText(z.enum(methodIds, 'Choose how we should reach you')),
     })

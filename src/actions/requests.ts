@@ -14,6 +14,7 @@ import {
   requestSentMessage,
   titleMissingMessage,
   titleTooLongMessage,
+  unsavableCharacterMessage,
   uploadFailedMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
@@ -105,8 +106,12 @@ export const create = defineAction({
     category_id: formText(z.string().trim().min(1, categoryMissingMessage).max(100)),
     title: formText(
       z.string().trim().min(1, titleMissingMessage).max(titleMaxLength, titleTooLongMessage),
+      unsavableCharacterMessage('Title'),
     ),
-    details: formText(z.string().trim().max(detailsMaxLength, detailsTooLongMessage)),
+    details: formText(
+      z.string().trim().max(detailsMaxLength, detailsTooLongMessage),
+      unsavableCharacterMessage('Details'),
+    ),
     attachment_id: uploadedFileId,
     attachment: postedFile,
   }),
@@ -149,7 +154,10 @@ export const addNote = defineAction({
   input: z
     .object({
       request_id: requestIdField,
-      body: formText(z.string().trim().max(noteMaxLength, noteTooLongMessage)),
+      body: formText(
+        z.string().trim().max(noteMaxLength, noteTooLongMessage),
+        unsavableCharacterMessage('Note'),
+      ),
       attachment_id: uploadedFileId,
       attachment: postedFile,
     })

@@ -1,6 +1,6 @@
 import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
-import { uploadFallbackMessage } from '../lib/messages';
+import { unsavableCharacterMessage, uploadFallbackMessage } from '../lib/messages';
 import { createDirectUpload as createDirectUploadInApi } from '../server/direct-uploads';
 import { MAX_UPLOAD_BYTES, fileTooLargeMessage } from '../ui/FileUploader/upload-rules';
 import { apiFailure } from './api-failure';
@@ -35,7 +35,10 @@ export interface UploadTicket {
 export const createDirectUpload = defineAction({
   accept: 'form',
   input: z.object({
-    filename: formText(z.string().min(1, 'Choose a file').max(255, 'The file name is too long')),
+    filename: formText(
+      z.string().min(1, 'Choose a file').max(255, 'The file name is too long'),
+      unsavableCharacterMessage('The file name'),
+    ),
     content_type: formText(
       z
         .string()

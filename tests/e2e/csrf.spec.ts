@@ -1,14 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { newPerson } from './support/accounts';
-import { anonymousVisitor, newSignedInMember, type HttpVisitor } from './support/http-visitor';
+import { anonymousVisitor, type HttpVisitor } from './support/http-visitor';
 import { member } from './support/journeys';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 
 /**
  * Cross-site request forgery against every action of the backend-for-frontend
  * (docs/PRODUCT.md §11.1), over plain HTTP: each forged call is refused with 403 before the
- * action runs, and nothing it would have changed has changed.
+ * action runs, and nothing it would have changed has changed. Every forged call carries a payload
+ * that the same call with the victim's own token then carries through, writing what it writes:
+ * a refusal for a payload that could never succeed would prove nothing.
  */
 
 // A server of this file's own: its sign-ups are nobody else's (the shared server's sign-up limit
@@ -16,91 +19,370 @@ import { startPortalServer, type PortalServer } from './support/portal-server';
 test.describe.configure({ mode: 'default' });
 let portal: PortalServer;
 test.beforeAll(async () => {
-  portal = await startPortalServer();
+  portal = await startPortalServer({ env: { OUTBOX_VIEWER: 'true' } });
 });
 test.afterAll(async () => {
   await portal.stop();
 });
 
+/** Who the victim of one action is, signed in where the action needs it. */
+interface Victims {
+  /** The victim's browser: a member signed in, or a visitor before sign-in. */
+  readonly victim: HttpVisitor;
+  /** Another visitor of the same kind, whose own token a forgery may carry. */
+  readonly attacker: HttpVisitor;
+}
+
+/** A call that, sent with the victim's own token, succeeds and changes something. */
+interface PreparedCall {
+  /** The page whose form posts it (JavaScript off). */
+  readonly page: string;
+  readonly fields: Record<string, string>;
+  /**
+   * What the action writes, read back through the site: it must be the same after every
+   * forgery, and different after the same call with the right token.
+   */
+  readonly written: () => Promise<unknown>;
+}
+
 interface ActionUnderAttack {
   /** Who the victim is: a member signed in, or a visitor before sign-in (login CSRF and the like). */
   readonly victim: 'member' | 'visitor';
-  /** The page whose form posts it (JavaScript off). */
-  readonly page: string;
-  /** A form that would change something if the call got through. */
-  readonly fields: Record<string, string>;
+  /**
+   * Prepares a payload that would succeed (fresh accounts, real links and codes), on the victims
+   * of one test. Actions are prepared and attacked in this table's order, on one portal.
+   */
+  readonly prepare: (
+    victims: Victims,
+    shared: SharedVictims,
+  ) => PreparedCall | Promise<PreparedCall>;
 }
 
-const person = newPerson('Mallory');
+/** Accounts some actions share within one test (the code texted by one is verified by the next). */
+interface SharedVictims {
+  /** A member with a phone, signed in and texted a code. */
+  codeAsked?: HttpVisitor;
+  /** An account locked by wrong passwords, and its email. */
+  locked?: { email: string; password: string };
+  /** A request of the victim member's, for the note and cancel actions. */
+  requestId?: string;
+}
+
 const aToken = 'a'.repeat(43);
+const phone = '(555) 010-0199';
+/** How often the API texts a new code to one member, and when this file last asked (a margin). */
+const codeResendIntervalMs = 61_000;
+let lastCodeAskedAt = 0;
+
+/** The seeded member with a phone (api/db/seed.ts), asked for a code after the password. */
+const verifiedMember = { email: 'verified@example.com', password: member.password };
+
+/** The outbox viewer's page (the portal has OUTBOX_VIEWER on). */
+const outbox = async (origin: string) =>
+  (await (await anonymousVisitor(origin)).send('/dev/outbox')).text();
+
+/** The messages of the outbox addressed to `to` (an email address or "Text message to"). */
+async function outboxMessages(origin: string, to: string): Promise<string[]> {
+  return (await outbox(origin)).split('<article').filter((message) => message.includes(to));
+}
+
+/** The newest link the outbox holds for `email` to `path` (`/reset-password/`, `/unlock/`). */
+async function newestLinkToken(origin: string, email: string, path: string): Promise<string> {
+  const pattern = new RegExp(`${path}([A-Za-z0-9_-]{20,})`);
+  for (const message of await outboxMessages(origin, email)) {
+    const token = pattern.exec(message)?.[1];
+    if (token) return token;
+  }
+  throw new Error(`No ${path} link for ${email} in the outbox`);
+}
+
+/** Whether `credentials` sign in right now (a visitor of its own tries). */
+async function signsIn(origin: string, credentials: { email: string; password: string }) {
+  const visitor = await anonymousVisitor(origin);
+  const answer = await visitor.postForm('/sign-in?_action=auth.signIn', { ...credentials });
+  return answer.status === 303;
+}
+
+/** A browser signed in with `credentials` (to the Dashboard or to the MFA step). */
+async function signedInAs(origin: string, credentials: { email: string; password: string }) {
+  const visitor = await anonymousVisitor(origin);
+  const answer = await visitor.postForm('/sign-in?_action=auth.signIn', { ...credentials });
+  expect(answer.status, `sign-in of ${credentials.email}`).toBe(303);
+  return visitor;
+}
+
+/** Signs a new person up (the phone offer left unanswered) and returns their browser and words. */
+async function signedUpPerson(origin: string) {
+  const person = newPerson('Forge');
+  const visitor = await anonymousVisitor(origin);
+  const answer = await visitor.postForm('/sign-up?_action=auth.signUp', {
+    name: person.firstName,
+    last_name: person.lastName,
+    email: person.email,
+    password: person.password,
+    terms_of_service: 'accepted',
+  });
+  expect(answer.status, 'sign-up').toBe(303);
+  return { visitor, email: person.email, password: person.password };
+}
+
+/** Where a visitor's visit to `path` lands: its status and where it is sent. */
+async function landing(visitor: HttpVisitor, path: string) {
+  const answer = await visitor.send(path);
+  return { status: answer.status, location: answer.headers.get('location') };
+}
 
 /** Every action src/actions/index.ts exports, by its name. */
 const actions: Record<string, ActionUnderAttack> = {
-  'auth.signIn': { victim: 'visitor', page: '/sign-in', fields: { ...member } },
+  'auth.signIn': {
+    victim: 'visitor',
+    prepare: ({ victim }) => ({
+      page: '/sign-in',
+      fields: { ...member },
+      written: async () => (await landing(victim, '/dashboard')).status,
+    }),
+  },
   'auth.signUp': {
     victim: 'visitor',
-    page: '/sign-up',
-    fields: {
-      name: person.firstName,
-      last_name: person.lastName,
-      email: person.email,
-      password: person.password,
-      terms_of_service: 'accepted',
+    prepare: ({ victim }) => {
+      const person = newPerson('Mallory');
+      return {
+        page: '/sign-up',
+        fields: {
+          name: person.firstName,
+          last_name: person.lastName,
+          email: person.email,
+          password: person.password,
+          terms_of_service: 'accepted',
+        },
+        written: () => signsIn(victim.origin, person),
+      };
     },
   },
   'auth.requestPasswordReset': {
     victim: 'visitor',
-    page: '/forgot-password',
-    fields: { email: member.email },
+    prepare: ({ victim }) => ({
+      page: '/forgot-password',
+      fields: { email: member.email },
+      written: async () => (await outboxMessages(victim.origin, member.email)).length,
+    }),
   },
   'auth.resetPassword': {
     victim: 'visitor',
-    page: `/reset-password/${aToken}`,
-    fields: { token: aToken, password: 'chosen by the attacker', password_confirmation: 'x' },
+    prepare: async ({ victim }) => {
+      // A seeded account of this portal's own, given a new password each time.
+      const account = {
+        email: 'concierge@example.com',
+        visitor: await anonymousVisitor(victim.origin),
+      };
+      const asked = await account.visitor.postForm(
+        '/forgot-password?_action=auth.requestPasswordReset',
+        {
+          email: account.email,
+        },
+      );
+      expect(asked.status, 'reset request').toBeLessThan(400);
+      const token = await newestLinkToken(victim.origin, account.email, '/reset-password/');
+      const password = `chosen by the attacker ${randomUUID()}`;
+      return {
+        page: `/reset-password/${token}`,
+        fields: { token, password, password_confirmation: password },
+        written: () => signsIn(victim.origin, { email: account.email, password }),
+      };
+    },
   },
-  'auth.unlockAccount': { victim: 'visitor', page: `/unlock/${aToken}`, fields: { token: aToken } },
   'auth.requestUnlockLink': {
     victim: 'visitor',
-    page: `/unlock/${aToken}`,
-    fields: { email: member.email },
+    prepare: async ({ victim }, shared) => {
+      // A seeded account of this portal's own; ten wrong passwords lock it (docs/PRODUCT.md §11).
+      const account = { email: 'operations@example.com', password: member.password };
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        await signsIn(victim.origin, { email: account.email, password: 'not the password' });
+      }
+      expect(await signsIn(victim.origin, account), 'locked').toBe(false);
+      shared.locked = { email: account.email, password: account.password };
+      return {
+        page: `/unlock/${aToken}`,
+        fields: { email: account.email },
+        written: async () => (await outboxMessages(victim.origin, account.email)).length,
+      };
+    },
   },
-  'auth.signOut': { victim: 'member', page: '/dashboard', fields: {} },
-  'mfa.enroll': { victim: 'member', page: '/mfa-enrollment', fields: { phone: '(555) 010-0199' } },
-  'mfa.requestCode': { victim: 'member', page: '/mfa-enrollment', fields: {} },
-  'mfa.verify': { victim: 'member', page: '/mfa-enrollment', fields: { code: '123456' } },
-  'mfa.skip': { victim: 'member', page: '/mfa-enrollment', fields: {} },
+  'auth.unlockAccount': {
+    victim: 'visitor',
+    prepare: async ({ victim }, { locked }) => {
+      if (!locked) throw new Error('auth.requestUnlockLink locks an account first');
+      const token = await newestLinkToken(victim.origin, locked.email, '/unlock/');
+      return {
+        page: `/unlock/${token}`,
+        fields: { token },
+        written: () => signsIn(victim.origin, locked),
+      };
+    },
+  },
+  'mfa.skip': {
+    victim: 'visitor',
+    prepare: async ({ victim }) => {
+      const account = await signedUpPerson(victim.origin);
+      // The victim is this new member, at the phone offer.
+      victim.cookies.clear();
+      for (const [name, value] of account.visitor.cookies) victim.cookies.set(name, value);
+      return {
+        page: '/mfa-enrollment',
+        fields: {},
+        written: async () => landing(victim, '/mfa-enrollment'),
+      };
+    },
+  },
+  'mfa.enroll': {
+    victim: 'visitor',
+    prepare: async ({ victim }) => {
+      const account = await signedUpPerson(victim.origin);
+      victim.cookies.clear();
+      for (const [name, value] of account.visitor.cookies) victim.cookies.set(name, value);
+      return {
+        page: '/mfa-enrollment',
+        fields: { phone },
+        written: async () => (await outboxMessages(victim.origin, 'Text message to')).length,
+      };
+    },
+  },
+  'mfa.requestCode': {
+    victim: 'visitor',
+    prepare: async ({ victim }, shared) => {
+      // The seeded member with a phone, asked for a code at sign-in. The API texts one code a
+      // minute per member (docs/PRODUCT.md §11.2), so the second transport waits out the first's.
+      const sinceLastCode = Date.now() - lastCodeAskedAt;
+      if (sinceLastCode < codeResendIntervalMs) {
+        await new Promise((resolve) => setTimeout(resolve, codeResendIntervalMs - sinceLastCode));
+      }
+      const signedIn = await victim.postForm('/sign-in?_action=auth.signIn', { ...verifiedMember });
+      expect(signedIn.headers.get('location'), 'sign-in with a phone').toBe('/mfa-enrollment');
+      shared.codeAsked = victim;
+      return {
+        page: '/mfa-enrollment',
+        fields: {},
+        written: async () => {
+          const texts = (await outboxMessages(victim.origin, 'Text message to')).length;
+          lastCodeAskedAt = Date.now();
+          return texts;
+        },
+      };
+    },
+  },
+  'mfa.verify': {
+    victim: 'visitor',
+    prepare: async ({ victim }, { codeAsked }) => {
+      if (!codeAsked) throw new Error('mfa.requestCode texts a code first');
+      victim.cookies.clear();
+      for (const [name, value] of codeAsked.cookies) victim.cookies.set(name, value);
+      const [newestText = ''] = await outboxMessages(victim.origin, 'Text message to');
+      const code = /\b(\d{6})\b/.exec(newestText)?.[1] ?? '';
+      return {
+        page: '/mfa-enrollment',
+        fields: { code },
+        written: () => landing(victim, '/dashboard'),
+      };
+    },
+  },
+  // The demo member keeps the answers of the test before: each call chooses something else.
   'profile.saveInterests': {
     victim: 'member',
-    page: '/welcome/about-you',
-    fields: { help_topics: 'travel' },
+    prepare: async ({ victim }) => {
+      const written = async () =>
+        checkedChoices(await (await victim.send('/welcome/about-you')).text());
+      const topic = (await written()).includes('travel') ? 'everyday_errands' : 'travel';
+      return { page: '/welcome/about-you', fields: { help_topics: topic }, written };
+    },
   },
   'profile.saveContact': {
     victim: 'member',
-    page: '/welcome/contact-info',
-    fields: { phone_number: '(555) 010-0199', preferred_contact_method: 'call' },
+    prepare: async ({ victim }) => {
+      const written = async () =>
+        checkedChoices(await (await victim.send('/welcome/contact-info')).text());
+      const method = (await written()).includes('text') ? 'phone' : 'text';
+      return {
+        page: '/welcome/contact-info',
+        fields: { phone_number: phone, preferred_contact_method: method },
+        written,
+      };
+    },
   },
   'requests.create': {
     victim: 'member',
-    page: '/dashboard',
-    fields: { category_id: '1', title: 'Forged request', details: 'Sent from another site' },
+    prepare: ({ victim }) => ({
+      page: '/dashboard',
+      fields: { category_id: 'travel', title: 'Forged request', details: 'Sent from another site' },
+      written: () => requestLinks(victim),
+    }),
   },
   'requests.addNote': {
     victim: 'member',
-    page: '/requests/1',
-    fields: { request_id: '1', note: 'Forged note' },
-  },
-  'requests.cancel': { victim: 'member', page: '/requests/1', fields: { request_id: '1' } },
-  'uploads.createDirectUpload': {
-    victim: 'member',
-    page: '/dashboard',
-    fields: {
-      filename: 'forged.pdf',
-      content_type: 'application/pdf',
-      byte_size: '1024',
-      checksum: `${'A'.repeat(43)}=`,
+    prepare: async ({ victim }, shared) => {
+      const made = await victim.postForm('/dashboard?_action=requests.create', {
+        category_id: 'travel',
+        title: 'A request of the member',
+      });
+      const requestId = /\/requests\/([0-9a-f-]{36})/.exec(made.headers.get('location') ?? '')?.[1];
+      if (!requestId) throw new Error(`The member's request was not made (${made.status})`);
+      shared.requestId = requestId;
+      return {
+        page: `/requests/${requestId}`,
+        fields: { request_id: requestId, body: 'Forged note' },
+        written: async () =>
+          (await (await victim.send(`/requests/${requestId}`)).text()).split('Forged note').length,
+      };
     },
   },
+  'requests.cancel': {
+    victim: 'member',
+    prepare: ({ victim }, { requestId }) => {
+      if (!requestId) throw new Error('requests.addNote makes a request first');
+      return {
+        page: `/requests/${requestId}`,
+        fields: { request_id: requestId },
+        // The cancel form is on the page while the request is open.
+        written: async () =>
+          (await (await victim.send(`/requests/${requestId}`)).text()).includes(
+            '_action=requests.cancel',
+          ),
+      };
+    },
+  },
+  'uploads.createDirectUpload': {
+    victim: 'member',
+    prepare: () => ({
+      page: '/dashboard',
+      fields: {
+        filename: 'forged.pdf',
+        content_type: 'application/pdf',
+        byte_size: '1024',
+        checksum: `${'A'.repeat(43)}=`,
+      },
+      // What it writes (a declared file, removed unless attached within a day) is nowhere on the
+      // site; the refusals' 403 and the good call's 200 are what this test can see.
+      written: () => Promise.resolve(undefined),
+    }),
+  },
+  // Last: it ends the session the member's other actions use.
+  'auth.signOut': {
+    victim: 'member',
+    prepare: ({ victim }) => ({
+      page: '/dashboard',
+      fields: {},
+      written: async () => (await landing(victim, '/dashboard')).status,
+    }),
+  },
 };
+
+/** The values of the checked choices and the filled text fields of a page's form. */
+function checkedChoices(html: string): string[] {
+  return [...html.matchAll(/<input\b[^>]*>/g)]
+    .map(([input]) => input)
+    .filter((input) => !input.includes('name="_xsrf"'))
+    .filter((input) => / checked\b/.test(input) || /type="tel"/.test(input))
+    .map((input) => /\bvalue="([^"]*)"/.exec(input)?.[1] ?? '');
+}
 
 /** How the call reaches the action: a native form post, or an island's call. */
 type Transport = 'form' | 'island';
@@ -159,30 +441,29 @@ const attacks: Attack[] = [
   },
 ];
 
-/** Sends `action` as `transport` with what the forgery chose, in the victim's name. */
+/** Sends the prepared call of `name` as `transport` with what the forgery chose, in the victim's name. */
 function call(
   victim: HttpVisitor,
   name: string,
+  prepared: PreparedCall,
   transport: Transport,
   { token, headers = {}, plantedCookies = {} }: Forgery,
 ): Promise<Response> {
-  const action = actions[name];
-  if (!action) throw new Error(`No such action ${name}`);
   const common = {
     origin: victim.origin,
     'sec-fetch-site': 'same-origin',
     cookie: victim.cookieHeader(plantedCookies),
   };
   if (transport === 'form') {
-    const fields = token === undefined ? action.fields : { ...action.fields, _xsrf: token };
-    return victim.send(`${action.page}?_action=${name}`, {
+    const fields = token === undefined ? prepared.fields : { ...prepared.fields, _xsrf: token };
+    return victim.send(`${prepared.page}?_action=${name}`, {
       method: 'POST',
       headers: { ...common, ...headers },
       body: new URLSearchParams(fields),
     });
   }
   const form = new FormData();
-  for (const [field, value] of Object.entries(action.fields)) form.append(field, value);
+  for (const [field, value] of Object.entries(prepared.fields)) form.append(field, value);
   return victim.send(`/_actions/${name}`, {
     method: 'POST',
     headers: { ...common, ...(token === undefined ? {} : { 'x-xsrf-token': token }), ...headers },
@@ -221,49 +502,49 @@ test('the list of attacked actions is every action src/actions/index.ts exports'
 });
 
 for (const transport of ['form', 'island'] as const) {
-  test(`every action called as ${transport === 'form' ? 'a native form post' : "an island's call"} refuses each forgery and changes nothing`, async () => {
+  test(`every action called as ${transport === 'form' ? 'a native form post' : "an island's call"} refuses each forgery of a call that would succeed, and changes nothing`, async () => {
+    test.slow();
     const origin = portal.baseURL;
-    const member = await newSignedInMember(origin);
-    const otherMember = await newSignedInMember(origin);
-    const visitor = await anonymousVisitor(origin);
-    const otherVisitor = await anonymousVisitor(origin);
-    const requestsBefore = await requestLinks(member);
+    // Seeded accounts: sign-ups per address are limited, and the actions below make some.
+    const members = {
+      victim: await signedInAs(origin, member),
+      attacker: await signedInAs(origin, {
+        email: 'secure@example.com',
+        password: member.password,
+      }),
+    };
+    const shared: SharedVictims = {};
 
     for (const [name, action] of Object.entries(actions)) {
-      const [victim, attacker] =
-        action.victim === 'member' ? [member, otherMember] : [visitor, otherVisitor];
+      const victims =
+        action.victim === 'member'
+          ? members
+          : { victim: await anonymousVisitor(origin), attacker: await anonymousVisitor(origin) };
+      const { victim, attacker } = victims;
+      const prepared = await action.prepare(victims, shared);
+      const before = await prepared.written();
+
       for (const attack of attacks) {
         if (attack.victims && !attack.victims.includes(action.victim)) continue;
-        const response = await call(victim, name, transport, attack.forge(victim, attacker));
+        const forgery = attack.forge(victim, attacker);
+        const response = await call(victim, name, prepared, transport, forgery);
         const what = `${name} with ${attack.name}`;
         expect(response.status, what).toBe(403);
         expect(sessionCookiesSetBy(response), what).toEqual([]);
       }
-    }
+      // Read once after all of them: some reads are sign-ins, which the API limits per address.
+      expect(await prepared.written(), `${name}: nothing written by the forgeries`).toEqual(before);
 
-    // Nothing changed: the member is still signed in, has made no request, and the visitor has
-    // no session.
-    const dashboard = await member.send('/dashboard');
-    expect(dashboard.status).toBe(200);
-    expect(await requestLinks(member)).toEqual(requestsBefore);
-    expect(visitor.cookies.has('session')).toBe(false);
+      // The same payload with the victim's own token, from the site itself, goes through and
+      // writes: so the refusals above were the forgery's, not the payload's.
+      const genuine = await call(victim, name, prepared, transport, { token: victim.xsrfToken() });
+      expect(genuine.status, `${name} with the right token`).toBeLessThan(400);
+      if (name !== 'uploads.createDirectUpload') {
+        expect(await prepared.written(), `${name} with the right token writes`).not.toEqual(before);
+      }
+    }
   });
 }
-
-test('the same calls with the token, from the site itself, are not refused', async () => {
-  const origin = portal.baseURL;
-  const member = await newSignedInMember(origin);
-  const visitor = await anonymousVisitor(origin);
-  // Signing out last: it ends the session the others need.
-  const names = Object.keys(actions).sort(
-    (a, b) => Number(a === 'auth.signOut') - Number(b === 'auth.signOut'),
-  );
-  for (const name of names) {
-    const victim = actions[name]?.victim === 'member' ? member : visitor;
-    const response = await call(victim, name, 'island', { token: victim.xsrfToken() });
-    expect(response.status, name).not.toBe(403);
-  }
-});
 
 test('a sign-in posted from another site does not sign the visitor in (login CSRF)', async () => {
   const visitor = await anonymousVisitor(portal.baseURL);

@@ -150,6 +150,32 @@ test('the drawer shows what is missing, and refuses a file over 25 MB', async ({
   await expect(drawer.getByRole('list', { name: 'Chosen file' })).toHaveCount(0);
 });
 
+test("text the API cannot store is refused in the form's own words, under its field", async ({
+  page,
+}) => {
+  // U+0000 pasted into a field: the API refuses it naming its own field path
+  // (`request.title`), which the member must never see.
+  const unsavableTitle = 'Book a table\u0000 for two';
+  const message =
+    'Title contains a character that cannot be saved. Remove any null characters or broken emoji';
+  await signUpNewMember(page, origin);
+  await waitForIslands(page, 'NewRequest');
+  await page.getByRole('button', { name: 'New request' }).click();
+  const drawer = page.getByRole('dialog', { name: 'New request' });
+  await drawer.getByText('Travel', { exact: true }).click();
+  await drawer.getByLabel('Title').fill(unsavableTitle);
+  await expect(drawer.getByLabel('Title')).toHaveValue(unsavableTitle);
+  await drawer.getByRole('button', { name: 'Send request' }).click();
+
+  const summary = drawer.getByRole('alert').filter({ hasText: 'There is a problem' });
+  await expect(summary.getByRole('link', { name: message })).toBeVisible();
+  await expect(drawer.getByLabel('Title')).toHaveAttribute('aria-invalid', 'true');
+  await expect(drawer.getByText(`Error: ${message}`)).toBeVisible();
+  await expect(drawer).not.toContainText(/request\.title|U\+0000/);
+  await page.goto(`${origin}/dashboard`);
+  await expect(page.getByText('You have not made any requests yet.')).toBeVisible();
+});
+
 test.describe('with JavaScript off', () => {
   test.use({ javaScriptEnabled: false });
 

@@ -1,5 +1,8 @@
-import { expect, test, type APIResponse } from '@playwright/test';
+import { expect, test, type APIResponse, type Browser, type Page } from '@playwright/test';
+import { pageRoutes, type RouteName } from '../../src/routes';
+import { recordCspViolations } from './support/csp-violations';
 import { HttpVisitor, newSignedInMember } from './support/http-visitor';
+import { member, signIn, waitForHydration } from './support/journeys';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 
 /**
@@ -233,6 +236,115 @@ test.describe('CSP violation reports', () => {
     expect(wrongType.status).toBe(415);
     const notJson = await post('application/reports+json', 'not a report');
     expect(notJson.status).toBe(400);
+  });
+});
+
+test.describe('CSP violations in the browser', () => {
+  /** Who sees a page: nobody signed in, the demo member, or a member asked for a texted code. */
+  type Visitor = 'signed out' | 'member' | 'member at the MFA step';
+
+  interface PageVisit {
+    readonly visitor: Visitor;
+    /** Its address, or how to find one on the visitor's current page (a request's id). */
+    readonly path: string | ((page: Page) => Promise<string>);
+  }
+
+  /** The first link on the page whose address matches, as a member would follow it. */
+  const linkMatching = (pattern: RegExp) => async (page: Page) => {
+    for (const href of await page
+      .getByRole('link')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))) {
+      if (pattern.test(href)) return href;
+    }
+    throw new Error(`No link matching ${String(pattern)} on ${page.url()}`);
+  };
+
+  /** Pages of src/routes.ts a person reads (not endpoints, redirects, or development pages). */
+  const readablePages = pageRoutes
+    .filter((route) => !('endpoint' in route) && !('redirectTo' in route))
+    .filter((route) => route.guard !== 'kit-gallery' && route.guard !== 'outbox-viewer')
+    .map((route) => route.name);
+
+  const visits: Partial<Record<RouteName | 'NotFound', PageVisit>> = {
+    Root: { visitor: 'signed out', path: '/' },
+    SignIn: { visitor: 'signed out', path: '/sign-in' },
+    SignUp: { visitor: 'signed out', path: '/sign-up/acme' },
+    ForgotPassword: { visitor: 'signed out', path: '/forgot-password' },
+    ResetPassword: { visitor: 'signed out', path: `/reset-password/${'r'.repeat(43)}` },
+    UnlockUser: { visitor: 'signed out', path: `/unlock/${'u'.repeat(43)}` },
+    NotFound: { visitor: 'signed out', path: '/no/such/page' },
+    MfaEnrollment: { visitor: 'member at the MFA step', path: '/mfa-enrollment' },
+    Dashboard: { visitor: 'member', path: '/dashboard' },
+    Requests: { visitor: 'member', path: '/requests?tab=closed' },
+    Request: { visitor: 'member', path: linkMatching(/^\/requests\/[0-9a-f-]{36}$/) },
+    RequestCategory: { visitor: 'member', path: linkMatching(/^\/requests\/category\//) },
+    AboutUs: { visitor: 'member', path: '/welcome/about-us' },
+    AboutYou: { visitor: 'member', path: '/welcome/about-you' },
+    ContactInfo: { visitor: 'member', path: '/welcome/contact-info' },
+  };
+
+  test('the visits below cover every page of src/routes.ts a person reads', () => {
+    expect(readablePages.length).toBeGreaterThan(0);
+    expect(readablePages.filter((name) => !(name in visits))).toEqual([]);
+  });
+
+  /** A browser of the visitor's, on a phone-sized screen (where the menu island hydrates too). */
+  async function browse(browser: Browser, visitor: Visitor, javaScriptEnabled: boolean) {
+    const context = await browser.newContext({
+      baseURL: portal.baseURL,
+      javaScriptEnabled,
+      viewport: { width: 390, height: 844 },
+    });
+    const page = await context.newPage();
+    const violations = await recordCspViolations(page);
+    if (visitor !== 'signed out') {
+      await page.goto('/sign-in');
+      if (javaScriptEnabled) await waitForHydration(page);
+      await signIn(
+        page,
+        visitor === 'member'
+          ? member
+          : { email: 'verified@example.com', password: member.password },
+      );
+      await expect(page).toHaveURL(visitor === 'member' ? /\/dashboard$/ : /\/mfa-enrollment$/);
+    }
+    return { context, page, violations };
+  }
+
+  for (const javaScriptEnabled of [true, false]) {
+    test(`no page breaks a rule of its policy, signed in or out, with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, async ({
+      browser,
+    }) => {
+      test.slow();
+      const visitors: Visitor[] = ['signed out', 'member', 'member at the MFA step'];
+      for (const visitor of visitors) {
+        const { context, page, violations } = await browse(browser, visitor, javaScriptEnabled);
+        for (const [name, visit] of Object.entries(visits)) {
+          if (visit.visitor !== visitor) continue;
+          const path = typeof visit.path === 'string' ? visit.path : await visit.path(page);
+          const response = await page.goto(path);
+          expect(response?.status(), `${name} (${path})`).toBeLessThan(
+            name === 'NotFound' ? 500 : 400,
+          );
+          // Islands hydrate when the browser is idle; their scripts and styles count too.
+          if (javaScriptEnabled) await page.waitForLoadState('networkidle');
+        }
+        await context.close();
+        expect(violations, visitor).toEqual([]);
+      }
+    });
+  }
+
+  test('the browser test above would see a refused inline style', async ({ browser }) => {
+    const { context, page, violations } = await browse(browser, 'signed out', true);
+    await page.goto('/sign-in');
+    await page.evaluate(() => {
+      const template = document.createElement('template');
+      template.innerHTML = '<p style="color: red">styled inline</p>';
+      document.body.append(template.content);
+    });
+    await expect.poll(() => violations.join('\n')).toContain('style-src-attr refused inline');
+    await context.close();
   });
 });
 

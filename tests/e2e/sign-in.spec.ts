@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations, member, signIn, staff, waitForHydration } from './support/journeys';
+import { recordCspViolations } from './support/csp-violations';
 
 test.describe('signing in with JavaScript on', () => {
   test('a member signs in and is greeted on the dashboard', async ({ page }) => {
@@ -113,10 +114,7 @@ test.describe('signing in with JavaScript off', () => {
 });
 
 test('the sign-in journey breaks no rule of the Content Security Policy', async ({ page }) => {
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-  });
+  const violations = await recordCspViolations(page);
   await page.goto('/sign-in');
   await waitForHydration(page);
   await signIn(page);

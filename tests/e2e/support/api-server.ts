@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './portal-server';
+import { freePort, gracefulStop } from './portal-server';
 
 /**
  * The reference API on its own (`npm run api`: api/serve.ts), on a free loopback port, for web
@@ -19,7 +19,6 @@ export interface ApiServer {
 }
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const stopGraceMs = 5_000;
 
 /**
  * Starts the API with `env` on top of this process's environment (API_HOST, API_PORT and a
@@ -61,19 +60,7 @@ export async function startApiServer(
     child.kill('SIGKILL');
   });
 
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
-        await exited;
-        clearTimeout(killer);
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    })();
-    return stopping;
-  };
+  const stop = gracefulStop(child, exited, dataDir);
 
   const deadline = Date.now() + timeoutMs;
   while (!(await isReady(origin))) {

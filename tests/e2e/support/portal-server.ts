@@ -81,6 +81,31 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+/**
+ * The `stop()` of a server the tests started: SIGTERM, then SIGKILL if it is still running after
+ * {@link stopGraceMs}, and once it has exited, its `folder` removed. Every call after the first
+ * returns the first call's promise, so a test and its `afterAll` may both stop it.
+ */
+export function gracefulStop(
+  child: ChildProcess,
+  exited: Promise<unknown>,
+  folder: string,
+): () => Promise<void> {
+  let stopping: Promise<void> | undefined;
+  return () => {
+    stopping ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
+        await exited;
+        clearTimeout(killer);
+      }
+      rmSync(folder, { recursive: true, force: true });
+    })();
+    return stopping;
+  };
+}
+
 /** Starts an extra production server on a free loopback port; always `stop()` it. */
 export async function startPortalServer(options: PortalServerOptions = {}): Promise<PortalServer> {
   const { waitFor = 'ready', timeoutMs = 30_000 } = options;
@@ -138,19 +163,7 @@ export async function startPortalServer(options: PortalServerOptions = {}): Prom
     running.delete(child);
   });
 
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
-        await exited;
-        clearTimeout(killer);
-      }
-      rmSync(scratch, { recursive: true, force: true });
-    })();
-    return stopping;
-  };
+  const stop = gracefulStop(child, exited, scratch);
 
   const kill = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
