@@ -20,6 +20,11 @@ import {
 import { clientAddressHeader } from '../src/lib/internal-headers.ts';
 import { precompressedAssets } from './precompressed-assets.mjs';
 import { insecureServingProblem, parseConfig } from '../src/server/config.ts';
+import { xsrfCookieName } from '../src/server/cookies.ts';
+import { FirstVisitPages } from '../src/server/first-visit-pages.ts';
+import { sessionSecret } from '../src/server/secret.ts';
+import { isWellSignedXsrfToken, issueXsrfToken } from '../src/server/xsrf.ts';
+import { firstVisitCopyPaths } from '../src/routes.ts';
 
 // React and other dependencies pick their production builds from this (several times faster).
 process.env.NODE_ENV ??= 'production';
@@ -64,6 +69,16 @@ const servePrecompressed = precompressedAssets(fileURLToPath(new URL('..', impor
 // brotli's default 11: pages are compressed on every request, and 11 costs ten times more for
 // 8% less. Not 4 either: 5 makes the Dashboard 8% smaller (0.2 ms more), which keeps it inside
 // the first round trip of a new connection (docs/PERFORMANCE.md).
+// A first visit to SignIn gets a copy of one rendered page with its own token
+// (src/server/first-visit-pages.ts); a minute old, the copy is made again.
+const firstVisits = new FirstVisitPages({
+  paths: firstVisitCopyPaths,
+  cookieName: xsrfCookieName,
+  newToken: () => issueXsrfToken(sessionSecret(), undefined),
+  isAnonymousToken: (token) => isWellSignedXsrfToken(token, sessionSecret(), undefined),
+  maxAgeMs: 60_000,
+});
+
 const compress = compression({
   threshold: 1024,
   brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } },
@@ -144,9 +159,11 @@ const server = createServer((request, response) => {
   withRequestId(identifyRequest(request, response), () => {
     if (refuseOversizedBody(request, response)) return;
     if (servePrecompressed(request, response)) return;
+    if (firstVisits.serve(request, response)) return;
     passClientAddress(request);
     compress(request, response, () => {
       keepWriteCallbacks(response);
+      firstVisits.watch(response);
       handler(request, response);
     });
   });

@@ -59,6 +59,12 @@ export interface PageRoute {
    * check): a visit there leaves the toasts waiting for the next page.
    */
   readonly endpoint?: true;
+  /**
+   * A first visit (no cookie but an anonymous XSRF token, no query) gets the same page here but
+   * for its form token, so the server keeps one such answer and sends copies with each visitor's
+   * own token (src/server/first-visit-pages.ts). Only for patterns without parameters.
+   */
+  readonly firstVisitCopies?: true;
 }
 
 /**
@@ -104,9 +110,9 @@ export const pageRoutes = [
   { name: 'AboutUs', pattern: '/welcome/about-us', guard: 'auth' },
   { name: 'AboutYou', pattern: '/welcome/about-you', guard: 'auth' },
   { name: 'ContactInfo', pattern: '/welcome/contact-info', guard: 'auth' },
-  { name: 'SignIn', pattern: '/sign-in', guard: 'guest' },
+  { name: 'SignIn', pattern: '/sign-in', guard: 'guest', firstVisitCopies: true },
   { name: 'SignUp', pattern: '/sign-up{/:companySlug}?', guard: 'public' },
-  { name: 'ForgotPassword', pattern: '/forgot-password', guard: 'public' },
+  { name: 'ForgotPassword', pattern: '/forgot-password', guard: 'public', firstVisitCopies: true },
   { name: 'ResetPassword', pattern: '/reset-password/:resetToken', guard: 'public' },
   { name: 'MfaEnrollment', pattern: '/mfa-enrollment', guard: 'mfa-step' },
   { name: 'UnlockUser', pattern: '/unlock/:unlockToken', guard: 'public' },
@@ -270,3 +276,11 @@ export function matchRoute(pathname: string): RouteMatch {
 
   return { kind: 'not-found' };
 }
+
+/** The paths whose first visits get copies of one answer (see {@link PageRoute.firstVisitCopies}). */
+export const firstVisitCopyPaths: readonly string[] = pageRoutes
+  .filter((route: PageRoute) => route.firstVisitCopies)
+  .map(({ pattern }) => {
+    if (/[:{*(]/.test(pattern)) throw new Error(`${pattern}: first-visit copies need a fixed path`);
+    return pattern;
+  });

@@ -1,5 +1,5 @@
 import type { AstroCookieSetOptions } from 'astro';
-import { config } from './config';
+import { config } from './config.ts';
 
 /**
  * Names and flags of every cookie the web server sets (docs/PRODUCT.md §11). Over

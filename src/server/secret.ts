@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { config } from './config';
+import { config } from './config.ts';
 
 /** As long as the secrets an operator must set (README: 32+ characters). */
 const MIN_KEPT_SECRET_LENGTH = 32;

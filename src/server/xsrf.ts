@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AstroCookies } from 'astro';
-import { config } from './config';
-import { xsrfCookieName } from './cookies';
-import { sessionSecret } from './secret';
+import { config } from './config.ts';
+import { xsrfCookieName } from './cookies.ts';
+import { sessionSecret } from './secret.ts';
 
 /**
  * Signed double-submit token (docs/PRODUCT.md §11, OWASP): `<nonce>.<hmac(nonce, session)>`.

@@ -122,3 +122,36 @@ test('the sign-in journey breaks no rule of the Content Security Policy', async 
   await waitForHydration(page);
   expect(violations).toEqual([]);
 });
+
+test.describe('first visits get copies of one sign-in page, each with its own token', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('two newcomers get the same page but for their tokens, and each signs in with theirs', async ({
+    browser,
+  }) => {
+    const visitors = await Promise.all([browser.newContext(), browser.newContext()]);
+    const pages = await Promise.all(visitors.map((context) => context.newPage()));
+    // The first visit may be the one rendered; these come after it.
+    await pages[0]?.request.get('/sign-in');
+    const seen = [];
+    for (const page of pages) {
+      const answer = await page.goto('/sign-in');
+      const token = await page.locator('input[name="_xsrf"]').getAttribute('value');
+      const cookie = (await page.context().cookies()).find(({ name }) => name === 'XSRF-TOKEN');
+      expect(token, 'the form carries a token').toBeTruthy();
+      expect(cookie?.value, 'the cookie holds the token the form carries').toBe(token);
+      const html = (await answer?.text()) ?? '';
+      seen.push({ token, html: html.replaceAll(token ?? '', 'TOKEN') });
+    }
+    expect(seen[0]?.token).not.toBe(seen[1]?.token);
+    expect(seen[0]?.html.replace(/ uid="[^"]*"/g, '')).toBe(
+      seen[1]?.html.replace(/ uid="[^"]*"/g, ''),
+    );
+
+    for (const page of pages) {
+      await signIn(page);
+      await expect(page).toHaveURL(/\/dashboard$/);
+    }
+    await Promise.all(visitors.map((context) => context.close()));
+  });
+});
