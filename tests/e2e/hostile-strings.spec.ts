@@ -1254,3 +1254,61 @@ test('every hostile string typed as a phone number, on the contact page or the p
   });
   expect(mismatches).toEqual([]);
 });
+
+test('every hostile string typed as the texted code is refused under the field by the form itself, never a fault', async ({
+  page,
+  portalOrigin,
+}) => {
+  // Six digits would be a real attempt at the code, which the API counts towards a lockout; no
+  // string of the list is one, and the form refuses every other text before the API hears of it.
+  origin = portalOrigin;
+  test.setTimeout(120_000);
+  const enrolling = await newMember({ skipPhoneOffer: false });
+  const enrolled = await enrolling.postForm(
+    '/mfa-enrollment?_action=mfa.enroll',
+    { ...(await formOn(enrolling, '/mfa-enrollment', 'mfa.enroll')), phone: '(555) 123-4567' },
+    freshAddress(),
+  );
+  // The answer is the page asking for the code that was just texted.
+  expect(enrolled.status, 'enrolling the phone').toBe(200);
+  const hidden = hiddenFieldsOf(enrolled.html, 'mfa.verify');
+  const strings = HOSTILE_STRINGS.filter((text) => !/^\s*\d{6}\s*$/.test(asPosted(text)));
+  expect(strings.length).toBe(HOSTILE_STRINGS.length);
+
+  const answers = await inBatches(strings.length, CONCURRENCY, async (index) =>
+    enrolling.postForm(
+      '/mfa-enrollment?_action=mfa.verify',
+      { ...hidden, code: strings[index] ?? '' },
+      freshAddress(),
+    ),
+  );
+  expectNoFaults(
+    answers.map(({ status }, index) => ({
+      text: strings[index] ?? '',
+      status,
+      where: 'mfa.verify',
+    })),
+  );
+
+  await page.goto(`${origin}/sign-in`);
+  const fields = await readFields(
+    page,
+    answers.map(({ html }) => ({ html, fieldIds: ['mfa-code'] })),
+  );
+  const formRefusals = new Set([
+    'Enter the code we sent you',
+    'The code is 6 digits',
+    unsavableCharacterMessage('Code'),
+  ]);
+  const mismatches: Mismatch[] = [];
+  answers.forEach((answer, at) => {
+    const message = fields[at]?.[0]?.error ?? null;
+    compare(
+      mismatches,
+      strings[at] ?? '',
+      { status: answer.status, refusedByTheForm: message !== null && formRefusals.has(message) },
+      { status: 400, refusedByTheForm: true },
+    );
+  });
+  expect(mismatches).toEqual([]);
+});
