@@ -21,6 +21,7 @@ import pg from 'pg';
 import { openDatabase } from '../api/db/client.ts';
 import { requests, requestUpdates, sessions, users } from '../api/db/schema.ts';
 import { hashPassword } from '../api/services/passwords.ts';
+import { cookieHeaderOf, keepSetCookie } from './cookie-jar.ts';
 import { SIGN_IN_PER_IP, windowStartFor } from '../api/services/rate-limits.ts';
 import { freePort } from '../scripts/free-port.mjs';
 
@@ -91,7 +92,7 @@ class Member {
       const response = await fetch(`${origin}${pathname}`, {
         method,
         headers: {
-          cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+          cookie: cookieHeaderOf(this.cookies),
           'x-forwarded-for': this.address,
           'accept-encoding': 'br, gzip',
           ...(method === 'GET' ? {} : { origin, 'sec-fetch-site': 'same-origin' }),
@@ -103,7 +104,7 @@ class Member {
       text = await response.text();
       status = response.status;
       responseHeaders = response.headers;
-      for (const line of response.headers.getSetCookie()) this.keep(line);
+      for (const line of response.headers.getSetCookie()) keepSetCookie(this.cookies, line);
     } catch (error) {
       text = error instanceof Error ? error.message : String(error);
     }
@@ -120,16 +121,6 @@ class Member {
       body: new URLSearchParams({ ...fields, _xsrf: this.xsrfToken() }),
       expected,
     });
-  }
-
-  keep(setCookie) {
-    const [pair = '', ...attributes] = setCookie.split(';');
-    const separator = pair.indexOf('=');
-    const name = pair.slice(0, separator).trim();
-    const value = pair.slice(separator + 1).trim();
-    const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute));
-    if (expired || value === '') this.cookies.delete(name);
-    else this.cookies.set(name, value);
   }
 }
 

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { pageRoutes, type PageRoute, type RouteName } from '../src/routes.ts';
+import { cookieHeaderOf, keepSetCookie, type CookieJar } from './cookie-jar.ts';
 
 const kilobyte = 1024;
 
@@ -479,11 +480,11 @@ export async function prepareDemo(origin: string, password: string): Promise<Dem
   const cookies: Record<Visitor, string> = {
     'signed out': '',
     'signed out, toast after sign-out': await signOut(origin, signedOut),
-    member: cookieHeader(member),
-    'MFA enrollment required': cookieHeader(
+    member: cookieHeaderOf(member),
+    'MFA enrollment required': cookieHeaderOf(
       await signIn(origin, accountOf['MFA enrollment required'], password),
     ),
-    'MFA verification pending': cookieHeader(
+    'MFA verification pending': cookieHeaderOf(
       await signIn(origin, accountOf['MFA verification pending'], password),
     ),
   };
@@ -507,21 +508,10 @@ export async function prepareDemo(origin: string, password: string): Promise<Dem
   };
 }
 
-type CookieJar = Map<string, string>;
-
 function keepCookies(jar: CookieJar, fetched: { headers: Fetched['headers'] }): void {
   const lines = fetched.headers['set-cookie'] ?? [];
-  for (const line of Array.isArray(lines) ? lines : [lines]) {
-    const [pair = ''] = line.split(';');
-    const separator = pair.indexOf('=');
-    const name = pair.slice(0, separator).trim();
-    if (/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line)) jar.delete(name);
-    else jar.set(name, pair.slice(separator + 1));
-  }
+  for (const line of Array.isArray(lines) ? lines : [lines]) keepSetCookie(jar, line);
 }
-
-const cookieHeader = (jar: CookieJar): string =>
-  [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
 
 const xsrfOf = (jar: CookieJar): string =>
   [...jar].find(([name]) => name.endsWith('XSRF-TOKEN'))?.[1] ?? '';
@@ -536,7 +526,7 @@ function postForm(url: string, jar: CookieJar, fields: Record<string, string>): 
         method: 'POST',
         headers: {
           origin: new URL(url).origin,
-          cookie: cookieHeader(jar),
+          cookie: cookieHeaderOf(jar),
           'content-type': 'application/x-www-form-urlencoded',
           'content-length': Buffer.byteLength(body),
         },
@@ -581,11 +571,11 @@ async function signOut(origin: string, jar: CookieJar): Promise<string> {
   const location = answer.headers.location;
   if (typeof location !== 'string') throw new Error(`Signing out went nowhere (${answer.status})`);
   const jarBeforeToast = jar.size;
-  keepCookies(jar, await get(new URL(location, origin).href, cookieHeader(jar)));
+  keepCookies(jar, await get(new URL(location, origin).href, cookieHeaderOf(jar)));
   if (jar.size === jarBeforeToast) {
     throw new Error(`Signing out left no toast for the next page (${location})`);
   }
-  return cookieHeader(jar);
+  return cookieHeaderOf(jar);
 }
 
 /** Asks for a reset link and reads its token from the outbox viewer, as from an inbox. */

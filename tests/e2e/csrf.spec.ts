@@ -127,6 +127,13 @@ async function signedUpPerson(origin: string) {
 }
 
 /** Where a visitor's visit to `path` lands: its status and where it is sent. */
+/** The victim becomes `other`: the same browser, holding only `other`'s cookies. */
+function takeCookiesOf(victim: HttpVisitor, other: { cookies: ReadonlyMap<string, string> }) {
+  const cookies = [...other.cookies];
+  victim.cookies.clear();
+  for (const [name, value] of cookies) victim.cookies.set(name, value);
+}
+
 async function landing(visitor: HttpVisitor, path: string) {
   const answer = await visitor.send(path);
   return { status: answer.status, location: answer.headers.get('location') };
@@ -225,8 +232,7 @@ const actions: Record<string, ActionUnderAttack> = {
     prepare: async ({ victim }) => {
       const account = await signedUpPerson(victim.origin);
       // The victim is this new member, at the phone offer.
-      victim.cookies.clear();
-      for (const [name, value] of account.visitor.cookies) victim.cookies.set(name, value);
+      takeCookiesOf(victim, account.visitor);
       return {
         page: '/mfa-enrollment',
         fields: {},
@@ -238,8 +244,7 @@ const actions: Record<string, ActionUnderAttack> = {
     victim: 'visitor',
     prepare: async ({ victim }) => {
       const account = await signedUpPerson(victim.origin);
-      victim.cookies.clear();
-      for (const [name, value] of account.visitor.cookies) victim.cookies.set(name, value);
+      takeCookiesOf(victim, account.visitor);
       return {
         page: '/mfa-enrollment',
         fields: { phone },
@@ -274,8 +279,7 @@ const actions: Record<string, ActionUnderAttack> = {
     victim: 'visitor',
     prepare: async ({ victim }, { codeAsked }) => {
       if (!codeAsked) throw new Error('mfa.requestCode texts a code first');
-      victim.cookies.clear();
-      for (const [name, value] of codeAsked.cookies) victim.cookies.set(name, value);
+      takeCookiesOf(victim, codeAsked);
       const [newestText = ''] = await outboxMessages(victim.origin, 'Text message to');
       const code = /\b(\d{6})\b/.exec(newestText)?.[1] ?? '';
       return {

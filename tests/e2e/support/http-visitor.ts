@@ -1,4 +1,5 @@
 import { newPerson } from './accounts';
+import { cookieHeaderOf, keepSetCookie } from '../../../bench/cookie-jar.ts';
 
 const nullBodyStatuses = new Set([101, 204, 205, 304]);
 
@@ -32,7 +33,7 @@ export class HttpVisitor {
       body: init.body ?? null,
       redirect: 'manual',
     });
-    for (const line of response.headers.getSetCookie()) this.keep(line);
+    for (const line of response.headers.getSetCookie()) keepSetCookie(this.cookies, line);
     // Read at once, so the connection goes back to the pool rather than waiting on a body no
     // test reads (the server closes idle connections, and a late reuse would fail).
     const body = await response.arrayBuffer();
@@ -61,18 +62,7 @@ export class HttpVisitor {
   }
 
   cookieHeader(overrides: Record<string, string> = {}): string {
-    const jar = new Map([...this.cookies, ...Object.entries(overrides)]);
-    return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  private keep(setCookie: string): void {
-    const [pair = '', ...attributes] = setCookie.split(';');
-    const separator = pair.indexOf('=');
-    const name = pair.slice(0, separator).trim();
-    const value = pair.slice(separator + 1).trim();
-    const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute));
-    if (expired || value === '') this.cookies.delete(name);
-    else this.cookies.set(name, value);
+    return cookieHeaderOf(new Map([...this.cookies, ...Object.entries(overrides)]));
   }
 }
 
