@@ -1,6 +1,7 @@
 // Serves the production build (dist/): Astro's own handler (hashed assets with
 // long cache lifetimes, then the server-rendered pages) behind compression,
-// which @astrojs/node does not do. Checks the configuration first, waits until
+// which @astrojs/node does not do, with copies of one page for first visits to
+// SignIn (src/server/first-visit-pages.ts). Checks the configuration first, waits until
 // the server is ready (the embedded API opens its database and prints the demo
 // accounts), then says where it listens.
 import { existsSync } from 'node:fs';
@@ -65,10 +66,6 @@ if (!existsSync(entry)) {
 const { handler, options } = await import(entry.href);
 const servePrecompressed = precompressedAssets(fileURLToPath(new URL('..', import.meta.url)));
 
-// Brotli for those that accept it, else gzip; only bodies worth compressing. Quality 5, not
-// brotli's default 11: pages are compressed on every request, and 11 costs ten times more for
-// 8% less. Not 4 either: 5 makes the Dashboard 8% smaller (0.2 ms more), which keeps it inside
-// the first round trip of a new connection (docs/PERFORMANCE.md).
 // A first visit to SignIn gets a copy of one rendered page with its own token
 // (src/server/first-visit-pages.ts); a minute old, the copy is made again.
 const firstVisits = new FirstVisitPages({
@@ -79,6 +76,10 @@ const firstVisits = new FirstVisitPages({
   maxAgeMs: 60_000,
 });
 
+// Brotli for those that accept it, else gzip; only bodies worth compressing. Quality 5, not
+// brotli's default 11: pages are compressed on every request, and 11 costs ten times more for
+// 8% less. Not 4 either: 5 makes the Dashboard 8% smaller (0.2 ms more), which keeps it inside
+// the first round trip of a new connection (docs/PERFORMANCE.md).
 const compress = compression({
   threshold: 1024,
   brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } },
