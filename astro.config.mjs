@@ -7,7 +7,9 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { cspReportingDirectives } from './src/lib/csp-reporting.ts';
 import { uploadBodyLimitBytes } from './src/routes.ts';
+import { islandRenderer, reactClientEntrypoint } from './src/server/island-renderer-name.ts';
 import { cachedCspDigests } from './src/build/cached-csp-digests.mjs';
+import { islandModuleGraph } from './src/build/island-module-graph.mjs';
 import { pageOnlyStyleHashes } from './src/build/page-only-style-hashes.mjs';
 import { layerOrder } from './src/styles/layer-order.mjs';
 import { customPropertiesNamedIn, pruneUnusedTokens } from './src/styles/prune-unused-tokens.mjs';
@@ -52,17 +54,32 @@ export default defineConfig({
   integrations: [
     react(),
     {
-      // `client:paint`: islands hydrate once the page has painted (docs/PERFORMANCE.md).
-      name: 'paint-directive',
+      // Islands render with React's renderer, which also lists on each island the modules it
+      // needs, and hydrate by the product's own directives, which fetch those at once
+      // (docs/PERFORMANCE.md): `client:paint` once the page has painted, `client:onscreen` when
+      // the island comes into view.
+      name: 'react-islands',
       hooks: {
-        'astro:config:setup': ({ addClientDirective }) => {
-          addClientDirective({
-            name: 'paint',
-            entrypoint: fileURLToPath(new URL('src/hydration/paint-directive.ts', import.meta.url)),
+        'astro:config:setup': ({ addRenderer, addClientDirective }) => {
+          addRenderer({
+            name: islandRenderer,
+            clientEntrypoint: reactClientEntrypoint,
+            serverEntrypoint: fileURLToPath(
+              new URL('src/server/react-island-renderer.ts', import.meta.url),
+            ),
           });
+          for (const name of ['paint', 'onscreen']) {
+            addClientDirective({
+              name,
+              entrypoint: fileURLToPath(
+                new URL(`src/hydration/${name}-directive.ts`, import.meta.url),
+              ),
+            });
+          }
         },
       },
     },
+    islandModuleGraph(),
     // Every page may carry the layer order and Astro's island style; its other styles it hashes
     // as it renders them.
     pageOnlyStyleHashes({ keptHashes: [sha256(layerOrder), sha256(ISLAND_STYLES)] }),

@@ -4,10 +4,12 @@ import {
   fillPattern,
   importsOf,
   inlineScriptsOf,
+  modulesFoundLate,
   planVisits,
   scriptReferencesOf,
   stylesheetAssetsOf,
   stylesheetFindings,
+  staticImportsOf,
 } from './page-weight.ts';
 
 describe('planVisits', () => {
@@ -131,5 +133,72 @@ describe('stylesheetFindings', () => {
       renderBlocking: [],
       undefinedCustomProperties: ['--missing'],
     });
+  });
+});
+
+describe('staticImportsOf', () => {
+  it('lists the modules a script needs to run, and not those it loads later', () => {
+    const code =
+      'import{a}from"./form-kit.b.js";import"./side-effect.js";' +
+      'const later=()=>import(`./session-replay.c.js`);export{a};';
+    expect(staticImportsOf(code)).toEqual(['./form-kit.b.js', './side-effect.js']);
+  });
+});
+
+describe('modulesFoundLate', () => {
+  const origin = 'http://127.0.0.1:4399';
+  const imports: Record<string, string[]> = {
+    '/_astro/SignInForm.a.js': ['/_astro/form-kit.b.js', '/_astro/react.c.js'],
+    '/_astro/form-kit.b.js': ['/_astro/react.c.js'],
+    '/_astro/client.d.js': ['/_astro/react.c.js'],
+    '/_astro/toast-area.e.js': ['/_astro/atom.f.js'],
+  };
+  const staticImports = (url: string) =>
+    (imports[new URL(url).pathname] ?? []).map((path) => origin + path);
+  const island = (preload?: string) =>
+    '<astro-island uid="x" ' +
+    (preload === undefined ? '' : `data-preload="${preload}" `) +
+    'component-url="/_astro/SignInForm.a.js" renderer-url="/_astro/client.d.js" client="paint">' +
+    '</astro-island>';
+
+  it('finds the modules an island would ask for only once their importer arrived', () => {
+    expect(modulesFoundLate(island(), `${origin}/sign-in`, staticImports)).toEqual([
+      '/_astro/form-kit.b.js',
+      '/_astro/react.c.js',
+    ]);
+  });
+
+  it('finds none when the island lists every module it needs', () => {
+    const html = island('/_astro/form-kit.b.js /_astro/react.c.js');
+    expect(modulesFoundLate(html, `${origin}/sign-in`, staticImports)).toEqual([]);
+  });
+
+  it('holds scripts started after the first paint, and the document’s own, to the same rule', () => {
+    const held = (links: string) =>
+      `<template data-after-first-paint>${links}` +
+      '<script type="module" src="/_astro/toast-area.e.js"></script></template>';
+    expect(modulesFoundLate(held(''), `${origin}/`, staticImports)).toEqual(['/_astro/atom.f.js']);
+    expect(
+      modulesFoundLate(
+        held('<link rel="modulepreload" href="/_astro/atom.f.js">'),
+        `${origin}/`,
+        staticImports,
+      ),
+    ).toEqual([]);
+    // A preload elsewhere in the document does not start with the held script.
+    expect(
+      modulesFoundLate(
+        '<link rel="modulepreload" href="/_astro/atom.f.js">' + held(''),
+        `${origin}/`,
+        staticImports,
+      ),
+    ).toEqual(['/_astro/atom.f.js']);
+    expect(
+      modulesFoundLate(
+        '<script type="module" src="/_astro/toast-area.e.js"></script>',
+        `${origin}/`,
+        staticImports,
+      ),
+    ).toEqual(['/_astro/atom.f.js']);
   });
 });

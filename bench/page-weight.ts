@@ -216,6 +216,11 @@ export interface PageWeight {
   readonly uncompressed: readonly string[];
   /** What holds the page back and what its styles lack: {@link stylesheetFindings}. */
   readonly styles: StylesheetFindings;
+  /**
+   * Modules the page's scripts need that the browser would find only once another module had
+   * arrived: {@link modulesFoundLate}. None, when every island and held script lists what it needs.
+   */
+  readonly modulesFoundLate: readonly string[];
 }
 
 /** What a page's styles cost its first paint, and what they use without defining. */
@@ -320,6 +325,88 @@ export function importsOf(code: string): string[] {
   return [...found].map((match) => match[2] ?? '');
 }
 
+/** The modules a script imports statically (`import … from "x"`, `import "x"`): it needs them to run. */
+export function staticImportsOf(code: string): string[] {
+  const found = code.matchAll(/(?:\bfrom|\bimport)\s*(["'`])((?:\.{1,2})?\/[^"'`\s]+\.m?js)\1/g);
+  return [...found].map((match) => match[2] ?? '');
+}
+
+const islandElements = /<astro-island\b[^>]*>/g;
+const heldScriptTemplates =
+  /<template\b[^>]*\bdata-after-first-paint\b[^>]*>([\s\S]*?)<\/template>/g;
+const modulePreloads = /<link\b(?=[^>]*\brel="modulepreload")[^>]*\bhref="([^"]+)"/g;
+const moduleScripts = /<script\b[^>]*\bsrc="([^"]+)"/g;
+
+function attributeOf(element: string, name: string): string | undefined {
+  return new RegExp(`\\s${name}="([^"]*)"`).exec(element)?.[1];
+}
+
+/** Modules the browser asks for together, and the module preloads that go with them. */
+interface ModulesAskedTogether {
+  readonly own: readonly string[];
+  readonly listed: readonly string[];
+}
+
+/**
+ * What a document starts at one moment: each island when it hydrates (its component and renderer,
+ * and what its `data-preload` lists: src/hydration/preload-island-modules.ts), the scripts held
+ * until the first paint with the preloads beside them (src/components/AfterFirstPaint.astro), and
+ * the document's other module scripts with its own preloads.
+ */
+function modulesAskedTogether(html: string): ModulesAskedTogether[] {
+  const groups: ModulesAskedTogether[] = [];
+  for (const [island] of html.matchAll(islandElements)) {
+    groups.push({
+      own: ['component-url', 'renderer-url'].flatMap((name) => attributeOf(island, name) ?? []),
+      listed: (attributeOf(island, 'data-preload') ?? '').split(' ').filter(Boolean),
+    });
+  }
+  const addressesIn = (part: string, pattern: RegExp) =>
+    [...part.matchAll(pattern)].map((match) => match[1] ?? '');
+  for (const [, held = ''] of html.matchAll(heldScriptTemplates)) {
+    groups.push({
+      own: addressesIn(held, moduleScripts),
+      listed: addressesIn(held, modulePreloads),
+    });
+  }
+  const rest = html.replace(heldScriptTemplates, '');
+  groups.push({ own: addressesIn(rest, moduleScripts), listed: addressesIn(rest, modulePreloads) });
+  return groups;
+}
+
+/**
+ * docs/PRODUCT.md §14: every module an island needs is asked for at once when it starts to
+ * hydrate, and so is every module a held script needs when it starts. The browser asks for the
+ * modules a page names ({@link modulesAskedTogether}); any other module they import, statically
+ * and all the way down, it would find only once its importer had arrived. Returns those, by
+ * path, for the whole document.
+ *
+ * @param staticImports the addresses a module (by address) imports statically
+ */
+export function modulesFoundLate(
+  html: string,
+  documentUrl: string,
+  staticImports: (moduleUrl: string) => readonly string[],
+): string[] {
+  const late = new Set<string>();
+  const absolute = (address: string) => new URL(address, documentUrl).href;
+  for (const group of modulesAskedTogether(html)) {
+    const listed = new Set(group.listed.map(absolute));
+    const seen = new Set(group.own.map(absolute));
+    const pending = [...seen];
+    while (pending.length > 0) {
+      const module = pending.pop() ?? '';
+      for (const imported of staticImports(module)) {
+        if (seen.has(imported)) continue;
+        seen.add(imported);
+        pending.push(imported);
+        if (!listed.has(imported)) late.add(new URL(imported).pathname);
+      }
+    }
+  }
+  return [...late].sort();
+}
+
 /** The addresses a stylesheet loads: `@import` and `url()`, data URLs left out. */
 export function stylesheetAssetsOf(css: string): string[] {
   const found = css.matchAll(/url\(\s*(["']?)([^"')]+)\1\s*\)|@import\s+(["'])([^"']+)\3/g);
@@ -364,6 +451,7 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
   const pendingScripts = scriptReferencesOf(html).map((address) =>
     sameOrigin(address, documentUrl, origin),
   );
+  const staticImportsByModule = new Map<string, string[]>();
   while (pendingScripts.length > 0) {
     const url = pendingScripts.pop();
     if (!url) continue;
@@ -371,6 +459,10 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
     if (!script) continue;
     noteCompression(url, script);
     javaScriptGzipBytes += gzipBytesAsServed(script.body);
+    staticImportsByModule.set(
+      url,
+      staticImportsOf(script.body).map((address) => new URL(address, url).href),
+    );
     for (const address of importsOf(script.body)) {
       pendingScripts.push(sameOrigin(address, url, origin));
     }
@@ -422,6 +514,11 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
     hasIslands: html.includes('<astro-island'),
     uncompressed,
     styles: stylesheetFindings(html),
+    modulesFoundLate: modulesFoundLate(
+      html,
+      documentUrl,
+      (module) => staticImportsByModule.get(module) ?? [],
+    ),
   };
 }
 
@@ -445,6 +542,7 @@ export function byteBudgetChecks(visit: PlannedVisit, weight: PageWeight): Budge
     check('JavaScript (gzip)', weight.javaScriptGzipBytes, javaScriptBudget(visit, weight)),
     check('HTML (compressed)', weight.htmlBytes, budgets.html),
     check('text responses sent uncompressed', weight.uncompressed.length, 0),
+    check('modules found late', weight.modulesFoundLate.length, 0),
   ];
   if (visit.route === 'SignIn') {
     checks.push(check('bytes transferred', weight.transferredBytes, budgets.signInTransferred));

@@ -5,5 +5,7 @@ declare module 'astro' {
   interface AstroClientDirectives {
     /** Hydrates the island once the page has painted (src/hydration/paint-directive.ts). */
     'client:paint'?: boolean;
+    /** Hydrates the island when it comes into view (src/hydration/onscreen-directive.ts). */
+    'client:onscreen'?: boolean;
   }
 }

@@ -13,6 +13,7 @@ afterEach(() => {
 
 const heldScripts = () =>
   '<template data-after-first-paint>' +
+  '<link rel="modulepreload" href="/_astro/atom.js">' +
   '<script type="module" src="/_astro/toast-area.js"></script>' +
   '<script type="module">window.started = true;</script>' +
   '</template>';
@@ -28,6 +29,15 @@ describe('startDeferredScripts', () => {
     ]);
     expect(started.every((script) => script.type === 'module')).toBe(true);
     expect(started[1]?.textContent).toBe('window.started = true;');
+  });
+
+  it('starts the module preloads held beside the scripts, with them', () => {
+    document.body.innerHTML = heldScripts();
+    startDeferredScripts(document);
+    const preloads = [...document.head.querySelectorAll('link')];
+    expect(preloads.map((link) => [link.rel, link.getAttribute('href')])).toEqual([
+      ['modulepreload', '/_astro/atom.js'],
+    ]);
   });
 
   it('starts each script once, however often it is called', () => {

@@ -4,19 +4,20 @@ import { afterFirstPaint } from './after-first-paint';
 export const deferredScriptsAttribute = 'data-after-first-paint';
 
 /**
- * Brings the scripts held in `<template data-after-first-paint>` to life: each is copied into
- * the document, where the browser fetches and runs it like any module script. Inside a template
- * the browser neither fetches nor runs them, and its preload scanner does not look there.
+ * Brings the scripts held in `<template data-after-first-paint>` to life, with the module
+ * preloads held beside them: each is copied into the document, where the browser fetches and
+ * runs it like any module script (or preload). Inside a template the browser neither fetches nor
+ * runs them, and its preload scanner does not look there.
  */
 export function startDeferredScripts(document: Document): void {
   for (const template of document.querySelectorAll<HTMLTemplateElement>(
     `template[${deferredScriptsAttribute}]`,
   )) {
-    for (const held of template.content.querySelectorAll('script')) {
-      const script = document.createElement('script');
-      for (const { name, value } of held.attributes) script.setAttribute(name, value);
-      script.textContent = held.textContent;
-      document.head.append(script);
+    for (const held of template.content.querySelectorAll('link, script')) {
+      const started = document.createElement(held.localName);
+      for (const { name, value } of held.attributes) started.setAttribute(name, value);
+      started.textContent = held.textContent;
+      document.head.append(started);
     }
     template.remove();
   }

@@ -8,7 +8,8 @@
 /** How long after reloading an address it is not reloaded again for the same reason. */
 export const reloadPauseMs = 5 * 60 * 1000;
 
-const storageKey = 'portal:reloaded-after-failed-load';
+// Holds when, and to which address, the page last reloaded itself for a failed load.
+const storageKey = 'portal:reloaded';
 
 /**
  * The words browsers give a module that could not be fetched: Chromium's "Failed to fetch

@@ -8,7 +8,7 @@ const rendererTag = Symbol.for('astro:renderer');
 describe('tagIslandRenderers', () => {
   const tagged = tagIslandRenderers();
 
-  it('tags every island folder’s component with React, the renderer Astro reads first', () => {
+  it('tags every island folder’s component with the islands’ renderer, which Astro reads first', () => {
     const islandFolders = readdirSync(new URL('../islands', import.meta.url), {
       withFileTypes: true,
     }).filter((entry) => entry.isDirectory());

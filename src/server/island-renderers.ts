@@ -1,13 +1,16 @@
+import { islandRenderer } from './island-renderer-name';
+
 /**
  * Astro finds the renderer of an island by asking each renderer whether the component is its
  * own, and React's answer is to render the component once, just to look; the page then renders it
- * again. React is this product's only renderer, so every island says so up front with the tag
- * Astro reads first (`Symbol.for('astro:renderer')`), and renders once per page view.
+ * again. React is this product's only framework, so every island names its renderer up front with
+ * the tag Astro reads first (`Symbol.for('astro:renderer')`), and renders once per page view. The
+ * renderer named is React's, which also lists the modules the island needs
+ * (src/server/react-island-renderer.ts).
  */
 const rendererTag = Symbol.for('astro:renderer');
 
-/** The name of the renderer, as `@astrojs/react` registers it. */
-export const islandRenderer = '@astrojs/react';
+export { islandRenderer };
 
 /** Every module a page hydrates: the islands, and the kit gallery's demos. */
 const islandModules = import.meta.glob<{ default?: unknown }>(
