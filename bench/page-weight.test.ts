@@ -97,10 +97,12 @@ describe('scriptReferencesOf', () => {
   it('finds script elements, island modules and module preloads, in the order written', () => {
     const html =
       '<script type="module" src="/_astro/loader.js"></script>' +
-      '<astro-island component-url="/_astro/Form.js" renderer-url="/_astro/client.js"></astro-island>' +
+      '<astro-island data-preload="/_astro/kit.js /_astro/icon.js" component-url="/_astro/Form.js" renderer-url="/_astro/client.js"></astro-island>' +
       '<link rel="modulepreload" href="/_astro/react.js"><link rel="stylesheet" href="/a.css">';
     expect(scriptReferencesOf(html)).toEqual([
       '/_astro/loader.js',
+      '/_astro/kit.js',
+      '/_astro/icon.js',
       '/_astro/Form.js',
       '/_astro/client.js',
       '/_astro/react.js',

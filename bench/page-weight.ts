@@ -291,16 +291,17 @@ function get(url: string, cookie = ''): Promise<Fetched> {
 }
 
 const scriptReferences =
-  /<script\b[^>]*\bsrc="([^"]+)"|\b(?:component-url|renderer-url|before-hydration-url)="([^"]+)"|<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g;
+  /<script\b[^>]*\bsrc="([^"]+)"|\b(?:component-url|renderer-url|before-hydration-url|data-preload)="([^"]+)"|<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g;
 const inlineScripts = /<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g;
 
 /**
  * The scripts a document refers to, as written: script elements, the modules of islands (their
- * component, renderer and before-hydration modules) and module preloads.
+ * component, renderer and before-hydration modules, and the modules they list to import with
+ * them) and module preloads.
  */
 export function scriptReferencesOf(html: string): string[] {
-  return [...html.matchAll(scriptReferences)].map(
-    (match) => match[1] ?? match[2] ?? match[3] ?? '',
+  return [...html.matchAll(scriptReferences)].flatMap((match) =>
+    (match[1] ?? match[2] ?? match[3] ?? '').split(' ').filter(Boolean),
   );
 }
 

@@ -9,9 +9,8 @@
  * server module carries a placeholder, and this integration writes the graph in its place once
  * the build is done. The build stops unless exactly one server module carries the placeholder.
  */
-import { readFile, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rewriteServerModule } from './rewrite-server-module.mjs';
 
 /** The text that stands for the graph in the server's code until the build writes it there. */
 export const graphPlaceholder = '__ISLAND_MODULE_GRAPH__';
@@ -26,13 +25,16 @@ const placeholderLiteral = new RegExp(`(["'\`])${graphPlaceholder}\\1`, 'g');
 /**
  * For each chunk, every chunk it needs before it runs: its static imports and theirs, in the
  * order they are first met, itself left out. Dynamic imports are left out: they load later, on
- * purpose (a lazy screen, the monitoring client).
+ * purpose (a lazy screen, the monitoring client). So is an import of a file that is not among
+ * `chunks`: Vite drops the chunks that carried only CSS, and a listed file that is not served
+ * would fail the page's load.
  *
  * @param {readonly ClientChunk[]} chunks
  * @returns {Record<string, string[]>}
  */
 export function staticImportClosures(chunks) {
   const importsOf = new Map(chunks.map((chunk) => [chunk.fileName, chunk.imports]));
+  const isChunk = (/** @type {string} */ fileName) => importsOf.has(fileName);
   /** @type {Record<string, string[]>} */
   const closures = {};
   for (const { fileName } of chunks) {
@@ -40,7 +42,7 @@ export function staticImportClosures(chunks) {
     const pending = [...(importsOf.get(fileName) ?? [])];
     while (pending.length > 0) {
       const next = /** @type {string} */ (pending.shift());
-      if (next === fileName || needed.has(next)) continue;
+      if (next === fileName || needed.has(next) || !isChunk(next)) continue;
       needed.add(next);
       pending.push(...(importsOf.get(next) ?? []));
     }
@@ -79,7 +81,9 @@ export function islandModuleGraph() {
               {
                 name: 'island-module-graph:client-chunks',
                 applyToEnvironment: (environment) => environment.name === 'client',
-                generateBundle(_options, bundle) {
+                // Once written: Vite drops the chunks that only carried CSS late in generating
+                // the bundle.
+                writeBundle(_options, bundle) {
                   graph = staticImportClosures(
                     Object.values(bundle).flatMap((output) =>
                       output.type === 'chunk'
@@ -97,24 +101,14 @@ export function islandModuleGraph() {
         serverDir = fileURLToPath(config.build.server);
       },
       'astro:build:done': async () => {
-        if (serverDir === undefined) throw new Error('island-module-graph: no server folder');
-        if (graph === undefined) throw new Error('island-module-graph: no client build was seen');
-        let written = 0;
-        for (const entry of await readdir(serverDir, { recursive: true })) {
-          if (!entry.endsWith('.mjs')) continue;
-          const file = join(serverDir, entry);
-          const code = await readFile(file, 'utf8');
-          if (!code.includes(graphPlaceholder)) continue;
-          const updated = withIslandModuleGraph(code, graph);
-          if (updated === undefined) continue;
-          await writeFile(file, updated);
-          written += 1;
-        }
-        if (written !== 1) {
-          throw new Error(
-            `island-module-graph: wrote the graph into ${written} modules in ${serverDir}, expected 1`,
-          );
-        }
+        const built = graph;
+        if (built === undefined) throw new Error('island-module-graph: no client build was seen');
+        await rewriteServerModule({
+          serverDir,
+          marker: graphPlaceholder,
+          rewrite: (code) => withIslandModuleGraph(code, built),
+          integration: 'island-module-graph',
+        });
       },
     },
   };

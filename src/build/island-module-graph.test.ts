@@ -30,6 +30,14 @@ describe('staticImportClosures', () => {
     ]);
   });
 
+  it('leaves out a file that is not a chunk of the bundle, such as a dropped CSS-only chunk', () => {
+    const withDroppedChunk = staticImportClosures([
+      { fileName: '_astro/Dashboard.a.js', imports: ['_astro/tokens.b.js', '_astro/react.c.js'] },
+      { fileName: '_astro/react.c.js', imports: [] },
+    ]);
+    expect(withDroppedChunk).toEqual({ '_astro/Dashboard.a.js': ['_astro/react.c.js'] });
+  });
+
   it('leaves out chunks that import nothing, and never lists a chunk as its own import', () => {
     expect(closures).not.toHaveProperty('_astro/react.c.js');
     const cycle = staticImportClosures([

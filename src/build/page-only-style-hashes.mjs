@@ -8,9 +8,8 @@
  * each page adds its own when it renders. The build stops if the manifest is not shaped as
  * expected.
  */
-import { readFile, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rewriteServerModule } from './rewrite-server-module.mjs';
 
 const styleDirective = /"styleDirective":\{"resources":(\[[^\]]*\]),"hashes":\[[^\]]*\]\}/g;
 const styleHashes = /"styleHashes":\[[^\]]*\]/g;
@@ -56,23 +55,12 @@ export function pageOnlyStyleHashes({ keptHashes }) {
         serverDir = fileURLToPath(config.build.server);
       },
       'astro:build:done': async () => {
-        if (serverDir === undefined) throw new Error('page-only-style-hashes: no server folder');
-        let rewritten = 0;
-        for (const entry of await readdir(serverDir, { recursive: true })) {
-          if (!entry.endsWith('.mjs')) continue;
-          const file = join(serverDir, entry);
-          const code = await readFile(file, 'utf8');
-          if (!code.includes('"styleDirective"')) continue;
-          const updated = withPageOnlyStyleHashes(code, keptHashes);
-          if (updated === undefined) continue;
-          await writeFile(file, updated);
-          rewritten += 1;
-        }
-        if (rewritten !== 1) {
-          throw new Error(
-            `page-only-style-hashes: rewrote ${rewritten} manifests in ${serverDir}, expected 1`,
-          );
-        }
+        await rewriteServerModule({
+          serverDir,
+          marker: '"styleDirective"',
+          rewrite: (code) => withPageOnlyStyleHashes(code, keptHashes),
+          integration: 'page-only-style-hashes',
+        });
       },
     },
   };

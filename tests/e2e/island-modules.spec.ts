@@ -10,7 +10,10 @@ import { waitForIslands } from './support/requests';
  * asked for then. After that everything goes through, and nothing more may be asked for.
  */
 
-/** Holds the page's scripts back while `holding`, and remembers every script it asks for. */
+/**
+ * Holds the page's scripts back while `holding`, and remembers every script it asks for and
+ * every one that failed to load.
+ */
 async function watchModules(page: Page) {
   const asked = new Set<string>();
   const held: Route[] = [];
@@ -21,9 +24,17 @@ async function watchModules(page: Page) {
     if (holding) held.push(route);
     else await route.continue();
   });
+  const failed: string[] = [];
+  page.on('response', (response) => {
+    if (response.url().includes('/_astro/') && !response.ok()) {
+      failed.push(`${new URL(response.url()).pathname} ${response.status()}`);
+    }
+  });
   const askedSoFar = () => [...asked].sort();
   return {
     askedSoFar,
+    /** The scripts that did not load: a module listed that the server does not have. */
+    failed: () => failed,
     /**
      * Waits until the page has asked for a script since they were held back, then until it asks
      * for nothing more for a second.
@@ -78,6 +89,7 @@ test('the sign-in form asks for all its modules at once, React and the form kit 
   await modules.release();
   await waitForHydration(page);
   expect(modules.askedSoFar()).toEqual(askedAtOnce);
+  expect(modules.failed()).toEqual([]);
 
   // The island runs: an empty submit is checked in the page.
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -93,6 +105,7 @@ test('every island of the Dashboard asks for all its modules at once', async ({ 
   await modules.release();
   await waitForHydration(page);
   expect(modules.askedSoFar()).toEqual(askedAtOnce);
+  expect(modules.failed()).toEqual([]);
 });
 
 test('an island below the fold asks for nothing until it comes into view, then for all its modules at once', async ({
@@ -127,4 +140,5 @@ test('an island below the fold asks for nothing until it comes into view, then f
   await modules.release();
   await waitForIslands(page, 'NoteForm');
   expect(modules.askedSoFar()).toEqual(askedInView);
+  expect(modules.failed()).toEqual([]);
 });
