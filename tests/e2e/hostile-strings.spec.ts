@@ -579,7 +579,7 @@ test('every hostile string made the title, details and a note of a request shows
   portalOrigin,
 }) => {
   origin = portalOrigin;
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const watch = await watchScripts(context, page);
   const strings = DANGEROUS_FIRST;
   const members = await inBatches(Math.ceil(strings.length / STRINGS_PER_MEMBER), CONCURRENCY, () =>
@@ -825,7 +825,7 @@ test('hostile strings given as a first and last name at sign-up show in the head
   // Every string goes through the name fields in the refused sign-ups of the next test; kept
   // names cost two argon2 computations each (sign-up, then sign-in), so a sample is kept here.
   origin = portalOrigin;
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const watch = await watchScripts(context, page);
   const signUps = await inBatches(NAME_SAMPLE.length, CONCURRENCY, async (index) => {
     const text = NAME_SAMPLE[index] ?? '';
@@ -1049,7 +1049,7 @@ for (const group of ['visitors', 'members'] as const) {
     portalOrigin,
   }) => {
     origin = portalOrigin;
-    test.setTimeout(150_000);
+    test.setTimeout(300_000);
     const watch = await watchScripts(context, page);
     const forms = (await reflectingForms(await newMember(), await newVisitor())).filter(
       (form) => heavyForms.has(form.name) === (group === 'members'),
@@ -1186,7 +1186,7 @@ test('every hostile string typed as a phone number, on the contact page or the p
   // The only text fields of these forms take a phone number, not free text: nothing but digits
   // is kept, so what matters is that no string faults and each refusal says why.
   origin = portalOrigin;
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const member = await newMember();
   // Just signed up: the phone offer is still open.
   const enrolling = await newMember({ skipPhoneOffer: false });
@@ -1262,7 +1262,7 @@ test('every hostile string typed as the texted code is refused under the field b
   // Six digits would be a real attempt at the code, which the API counts towards a lockout; no
   // string of the list is one, and the form refuses every other text before the API hears of it.
   origin = portalOrigin;
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const enrolling = await newMember({ skipPhoneOffer: false });
   const enrolled = await enrolling.postForm(
     '/mfa-enrollment?_action=mfa.enroll',

@@ -2,6 +2,7 @@ import { test as base, expect } from '@playwright/test';
 import { enrollPhone, enterTextedCode } from './support/accounts';
 import { expectNoAxeViolations, signIn, waitForHydration } from './support/journeys';
 import { startPortalServer } from './support/portal-server';
+import { firstSubmitOnFreshServer } from './support/patience';
 
 /**
  * Every test on a server of its own: a member may ask for a code once a minute, and these
@@ -16,11 +17,8 @@ const test = base.extend<{ origin: string }>({
   },
 });
 
-/**
- * The first sign-in on a server that has just started also loads its modules and its first
- * password hash: on a busy machine that takes longer than an ordinary step.
- */
-const firstSignIn = { timeout: 15_000 };
+/** The first sign-in on a server that has just started. */
+const firstSignIn = firstSubmitOnFreshServer;
 
 const demoPassword = 'portal-demo-2026';
 /** The demo member with a phone for two-step verification, ending in 23 (api/db/seed.ts). */

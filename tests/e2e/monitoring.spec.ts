@@ -4,6 +4,7 @@ import { signIn, waitForHydration } from './support/journeys';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 import { startReportSink, type ReportedItem, type ReportSink } from './support/report-sink';
 import { json, startStubApi, type StubApi } from './support/stub-api';
+import { firstSubmitOnFreshServer } from './support/patience';
 
 /**
  * Error reporting (SENTRY_*), against a local sink that stands in for the reporting service. The
@@ -13,11 +14,8 @@ import { json, startStubApi, type StubApi } from './support/stub-api';
 const monitoringScripts = /\/_astro\/(browser-monitoring|session-replay|MonitoringScript)[^/]*\.js/;
 const unreadableAnswer = 'Unreadable action answer';
 
-/**
- * A sign-in on the DSN server of this file may be the first on that fresh server, which also loads
- * its modules and its first password hash: on a busy machine that takes longer than a step.
- */
-const firstSignIn = { timeout: 15_000 };
+/** A sign-in on the DSN server of this file may be the first on that fresh server. */
+const firstSignIn = firstSubmitOnFreshServer;
 
 /** Makes the island's action call answer with something it cannot read: the island throws. */
 async function breakAction(page: Page, action: string): Promise<void> {

@@ -2,15 +2,13 @@ import { expect, test } from '@playwright/test';
 import { enrollPhone, newPerson, signUp } from './support/accounts';
 import { expectNoAxeViolations, waitForHydration } from './support/journeys';
 import { startPortalServer, type PortalServer } from './support/portal-server';
+import { firstSubmitOnFreshServer } from './support/patience';
 
 // A server of its own: sign-ups are limited per address, and these make many.
 let server: PortalServer;
 
-/**
- * The first account created on a server that has just started also loads its modules and its
- * first password hashes: on a busy machine that takes longer than an ordinary step.
- */
-const firstSignUp = { timeout: 15_000 };
+/** The first account created on a server that has just started. */
+const firstSignUp = firstSubmitOnFreshServer;
 let origin: string;
 
 test.beforeAll(async () => {

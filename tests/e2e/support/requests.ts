@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, type Download, type Page } from '@playwright/test';
 import { newPerson, signUp } from './accounts';
 import { waitForHydration } from './journeys';
+import { firstSubmitOnFreshServer } from './patience';
 
 /**
  * A new member, signed up and past the phone offer ("Skip for now"), on the Dashboard: requests
@@ -17,9 +18,8 @@ export async function signUpNewMember(
   await page.goto(`${origin}/sign-up`);
   if (javaScript) await waitForHydration(page);
   await signUp(page, person);
-  // Often the first account made on its fresh server, which then loads its modules under the load
-  // of the other tests (as in sign-up.spec.ts).
-  await expect(page).toHaveURL(`${origin}/mfa-enrollment`, { timeout: 15_000 });
+  // Often the first account made on its fresh server.
+  await expect(page).toHaveURL(`${origin}/mfa-enrollment`, firstSubmitOnFreshServer);
   await page.getByRole('button', { name: 'Skip for now' }).click();
   await expect(page).not.toHaveURL(`${origin}/mfa-enrollment`);
   await page.goto(`${origin}/dashboard`);
