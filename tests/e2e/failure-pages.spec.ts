@@ -126,7 +126,12 @@ test('a page says the service is unavailable when nothing listens at API_ORIGIN'
 test.describe('with an API that is slow or breaks off its answer', () => {
   const apiTimeoutMs = 1_000;
   /** Well past the time limit: a page that waited for it would take this long. */
-  const lateByMs = 4_000;
+  const lateByMs = 8_000;
+  /**
+   * How long after the time limit the page or message may come: rendering on a fresh server
+   * under the whole suite took up to 1.9 s on a slower machine. Still well short of `lateByMs`.
+   */
+  const withinLimit = apiTimeoutMs + 3_000;
   /** A current user as the contract has it: a page that waited for it would show the name. */
   const currentUser = JSON.stringify({
     external_id: 'member-1',
@@ -197,7 +202,7 @@ test.describe('with an API that is slow or breaks off its answer', () => {
       await holdSession(context, portal, token);
       const startedAt = Date.now();
       const response = await page.goto(`${portal.baseURL}/dashboard`);
-      expect(Date.now() - startedAt).toBeLessThan(apiTimeoutMs + 1_500);
+      expect(Date.now() - startedAt).toBeLessThan(withinLimit);
       expect(response?.status()).toBe(503);
       expect(response?.headers()['retry-after']).toBe('30');
       await expect(
@@ -215,8 +220,8 @@ test.describe('with an API that is slow or breaks off its answer', () => {
     await signIn(page, { email: 'member@example.com', password: 'portal-demo-2026' });
     await expect(
       page.getByText('Unable to sign in at this time. Please try again later.').first(),
-    ).toBeVisible({ timeout: apiTimeoutMs + 1_500 });
-    expect(Date.now() - startedAt).toBeLessThan(apiTimeoutMs + 1_500);
+    ).toBeVisible({ timeout: withinLimit });
+    expect(Date.now() - startedAt).toBeLessThan(withinLimit);
     await expect(page).toHaveURL(/\/sign-in/);
   });
 });
