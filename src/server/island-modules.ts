@@ -28,7 +28,21 @@ const graphOfThisBuild: ModuleGraph = builtGraph.startsWith('{')
 export function modulesToPreload(
   ownModules: readonly string[],
   graph: ModuleGraph = graphOfThisBuild,
-): string[] {
+): readonly string[] {
+  if (graph !== graphOfThisBuild) return findModulesToPreload(ownModules, graph);
+  // The same for every render of an island or held script: worked out once for each.
+  const key = ownModules.join(' ');
+  let found = preloadsOfThisBuild.get(key);
+  if (found === undefined) {
+    found = findModulesToPreload(ownModules, graph);
+    preloadsOfThisBuild.set(key, found);
+  }
+  return found;
+}
+
+const preloadsOfThisBuild = new Map<string, readonly string[]>();
+
+function findModulesToPreload(ownModules: readonly string[], graph: ModuleGraph): string[] {
   const own = new Set(ownModules);
   const found = new Set<string>();
   for (const address of ownModules) {

@@ -45,15 +45,6 @@ describe('listingModulesToPreload', () => {
     });
   });
 
-  it('works the list out once per island, however often the island renders', async () => {
-    const preloadsFor = vi.fn(() => ['/_astro/react.c.js']);
-    const renderer = listingModulesToPreload(baseRenderer, preloadsFor);
-    for (let render = 0; render < 3; render += 1) {
-      await renderer.renderToStaticMarkup.call(page, () => null, {}, {}, metadata('paint'));
-    }
-    expect(preloadsFor).toHaveBeenCalledTimes(1);
-  });
-
   it('leaves a component that does not hydrate, or an island with nothing to list, as rendered', async () => {
     const renderer = listingModulesToPreload(baseRenderer, () => []);
     const listing = listingModulesToPreload(baseRenderer, () => ['/_astro/react.c.js']);

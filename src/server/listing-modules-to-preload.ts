@@ -10,14 +10,12 @@ interface RenderingPage {
 /**
  * `renderer`, which also writes on each island it renders for hydration the modules that island
  * needs beyond its own (`preloadsFor`, by default src/server/island-modules.ts), for its
- * directive to ask for them all at once. The list is the same on every render of an island, so
- * it is worked out once per island.
+ * directive to ask for them all at once.
  */
 export function listingModulesToPreload(
   renderer: NamedSSRLoadedRendererValue,
   preloadsFor: (ownModules: readonly string[]) => readonly string[] = modulesToPreload,
 ): NamedSSRLoadedRendererValue {
-  const preloadsByIsland = new Map<string, string>();
   return {
     ...renderer,
     async renderToStaticMarkup(this: RenderingPage, Component, props, slots, metadata) {
@@ -33,12 +31,7 @@ export function listingModulesToPreload(
         this.result.resolve(decodeURI(metadata.componentUrl)),
         this.result.resolve(reactClientEntrypoint),
       ]);
-      const island = ownModules.join(' ');
-      let preloads = preloadsByIsland.get(island);
-      if (preloads === undefined) {
-        preloads = preloadsFor(ownModules).join(' ');
-        preloadsByIsland.set(island, preloads);
-      }
+      const preloads = preloadsFor(ownModules).join(' ');
       if (!preloads) return rendered;
       return { ...rendered, attrs: { ...rendered.attrs, [preloadAttribute]: preloads } };
     },
