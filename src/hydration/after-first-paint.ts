@@ -1,9 +1,14 @@
 /**
- * Runs `start` once the page has painted: the frame callback runs just before the first paint,
- * and the task it queues runs after it. Scripts fetched from here compete neither with the
- * document nor with the first paint (docs/DECISIONS.md, "Islands hydrate after the first paint").
- * In a tab opened in the background nothing is painted, so nothing starts until it is shown.
+ * Runs `start` once, when the browser reports the page's first paint: the paint timing entry
+ * arrives after the frame has reached the screen, which on a slow device is well after the task
+ * that painted it. Scripts fetched from here therefore compete neither with the document nor with
+ * the first paint, even where the frame is shown late (docs/DECISIONS.md, "Islands hydrate after
+ * the first paint"). A page already painted reports it at once. In a tab opened in the background
+ * nothing is painted, so nothing starts until it is shown.
  */
 export function afterFirstPaint(start: () => void): void {
-  requestAnimationFrame(() => setTimeout(start));
+  new PerformanceObserver((_paints, observer) => {
+    observer.disconnect();
+    start();
+  }).observe({ type: 'paint', buffered: true });
 }

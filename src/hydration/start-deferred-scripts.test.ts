@@ -4,11 +4,12 @@ import {
   startDeferredScripts,
   startDeferredScriptsAfterFirstPaint,
 } from './start-deferred-scripts';
+import { fakePaintReports } from './fake-paint-reports';
 
 afterEach(() => {
   document.head.innerHTML = '';
   document.body.innerHTML = '';
-  vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 const heldScripts = () =>
@@ -57,22 +58,14 @@ describe('startDeferredScripts', () => {
 });
 
 describe('startDeferredScriptsAfterFirstPaint', () => {
-  it('waits for the frame that paints, then for the task after it', () => {
-    vi.useFakeTimers();
+  it('waits until the browser reports the first paint', () => {
+    const paints = fakePaintReports();
     document.body.innerHTML = heldScripts();
-    const frames: FrameRequestCallback[] = [];
-    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => {
-      frames.push(callback);
-      return frames.length;
-    });
 
     startDeferredScriptsAfterFirstPaint(document);
     expect(document.head.querySelectorAll('script')).toHaveLength(0);
 
-    frames[0]?.(performance.now());
-    expect(document.head.querySelectorAll('script')).toHaveLength(0);
-
-    vi.runAllTimers();
+    paints.report('first-contentful-paint');
     expect(document.head.querySelectorAll('script')).toHaveLength(2);
   });
 });

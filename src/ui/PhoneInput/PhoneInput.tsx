@@ -8,11 +8,9 @@ import {
   type ChangeEvent,
   type FocusEvent,
   type InputHTMLAttributes,
-  type Ref,
 } from 'react';
 import { Field } from '../Field/Field';
 import { fieldIdFor } from '../Field/field-id';
-import { mergeRefs } from '../refs/merge-refs';
 import textInputStyles from '../TextInput/TextInput.module.css';
 import styles from './PhoneInput.module.css';
 import {
@@ -55,7 +53,6 @@ export interface PhoneInputProps extends Omit<
   /** Initial value, raw or formatted. */
   defaultValue?: string | undefined;
   onValueChange?: ((value: PhoneInputValue) => void) | undefined;
-  ref?: Ref<HTMLInputElement> | undefined;
 }
 
 /**
@@ -79,7 +76,6 @@ export function PhoneInput({
   onSelect,
   autoComplete = 'tel',
   className,
-  ref,
   'aria-describedby': describedBy,
   ...native
 }: PhoneInputProps) {
@@ -194,7 +190,7 @@ export function PhoneInput({
         <input
           {...native}
           {...control}
-          ref={mergeRefs(inputRef, ref)}
+          ref={inputRef}
           type="tel"
           inputMode="tel"
           autoComplete={autoComplete}

@@ -1,0 +1,55 @@
+import { expect, test, type Page } from '@playwright/test';
+import { member, signIn, waitForHydration } from './support/journeys';
+
+/**
+ * docs/PRODUCT.md §14: the first paint depends on the document alone. Islands and held scripts
+ * ask for their modules only once the browser reports that the page has painted
+ * (src/hydration/after-first-paint.ts), so on a slow device, where a frame reaches the screen
+ * well after the task that drew it, no script competes with it.
+ */
+
+/** The page's first contentful paint, and every script it asked for, in the page's own clock. */
+async function scriptsAgainstFirstPaint(page: Page) {
+  await waitForHydration(page);
+  return page.evaluate(() => {
+    const [firstPaint] = performance.getEntriesByName('first-contentful-paint');
+    const scripts = performance
+      .getEntriesByType('resource')
+      .filter((entry) => new URL(entry.name).pathname.startsWith('/_astro/'))
+      .map((entry) => ({ path: new URL(entry.name).pathname, askedAt: entry.startTime }));
+    return { firstPaintAt: firstPaint?.startTime, scripts };
+  });
+}
+
+function expectNothingAskedBefore(measured: Awaited<ReturnType<typeof scriptsAgainstFirstPaint>>) {
+  const { firstPaintAt, scripts } = measured;
+  expect(firstPaintAt, 'the page reports its first contentful paint').toBeGreaterThan(0);
+  expect(scripts.length, 'the page loads its island modules').toBeGreaterThan(0);
+  const early = scripts.filter(({ askedAt }) => askedAt < (firstPaintAt ?? 0));
+  expect(early, `asked for before the first paint at ${firstPaintAt} ms`).toEqual([]);
+}
+
+test('SignIn asks for no script until the browser has reported its first paint', async ({
+  page,
+}) => {
+  await page.goto('/sign-in');
+  expectNothingAskedBefore(await scriptsAgainstFirstPaint(page));
+});
+
+test('the Dashboard and the sign-out toast ask for no script until the first paint', async ({
+  page,
+}) => {
+  await page.goto('/sign-in');
+  await waitForHydration(page);
+  await signIn(page, member);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.goto('/dashboard');
+  expectNothingAskedBefore(await scriptsAgainstFirstPaint(page));
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  const notifications = page.getByRole('region', { name: 'Notifications' });
+  await expect(notifications.getByText('You have been signed out.')).toBeVisible();
+  expectNothingAskedBefore(await scriptsAgainstFirstPaint(page));
+});
