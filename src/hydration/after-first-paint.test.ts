@@ -1,9 +1,14 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { afterFirstPaint } from './after-first-paint';
 import { fakePaintReports } from './fake-paint-reports';
 
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
 describe('afterFirstPaint', () => {
@@ -14,7 +19,23 @@ describe('afterFirstPaint', () => {
     expect(start).not.toHaveBeenCalled();
 
     paints.report('first-paint');
+    expect(start).not.toHaveBeenCalled();
+    vi.runAllTimers();
     expect(start).toHaveBeenCalledTimes(1);
+  });
+
+  it('starts each waiting script in a task of its own, not all in the task that reports the paint', () => {
+    const paints = fakePaintReports();
+    const started: string[] = [];
+    afterFirstPaint(() => started.push('first island'));
+    afterFirstPaint(() => started.push('second island'));
+    paints.report('first-contentful-paint');
+    expect(started).toEqual([]);
+    // One queued task for each.
+    expect(vi.getTimerCount()).toBe(2);
+
+    vi.runAllTimers();
+    expect(started).toEqual(['first island', 'second island']);
   });
 
   it('starts once, however many paints are reported after', () => {
@@ -23,6 +44,7 @@ describe('afterFirstPaint', () => {
     afterFirstPaint(start);
     paints.report('first-paint');
     paints.report('first-contentful-paint');
+    vi.runAllTimers();
     expect(start).toHaveBeenCalledTimes(1);
   });
 

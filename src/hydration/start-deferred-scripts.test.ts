@@ -10,6 +10,7 @@ afterEach(() => {
   document.head.innerHTML = '';
   document.body.innerHTML = '';
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
 const heldScripts = () =>
@@ -59,6 +60,7 @@ describe('startDeferredScripts', () => {
 
 describe('startDeferredScriptsAfterFirstPaint', () => {
   it('waits until the browser reports the first paint', () => {
+    vi.useFakeTimers();
     const paints = fakePaintReports();
     document.body.innerHTML = heldScripts();
 
@@ -66,6 +68,7 @@ describe('startDeferredScriptsAfterFirstPaint', () => {
     expect(document.head.querySelectorAll('script')).toHaveLength(0);
 
     paints.report('first-contentful-paint');
+    vi.runAllTimers();
     expect(document.head.querySelectorAll('script')).toHaveLength(2);
   });
 });
