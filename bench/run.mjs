@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import lighthouse from 'lighthouse';
 import { freePort } from '../scripts/free-port.mjs';
 import { startReportSink } from '../tests/e2e/support/report-sink.ts';
+import { floorHeaders, startFloorPage } from './floor-page.ts';
 import { measureMonitoringClient, monitoringBudgetCheck } from './monitoring-weight.ts';
 import {
   byteBudgetChecks,
@@ -128,7 +129,11 @@ try {
     try {
       for (const [route, state] of lighthousePages) {
         const row = rowOf(route, state);
-        const scores = await lighthouseMedian(chromium.port, row, demo);
+        const scores = await lighthouseMedian(
+          chromium.port,
+          `${origin}${row.path}`,
+          demo.cookies[row.visit.visitor],
+        );
         row.lighthouse = scores;
         row.checks.push(
           atLeast('performance', scores.performance, lighthouseBudgets.performance),
@@ -143,6 +148,7 @@ try {
           },
         );
       }
+      rows.push(await floorRow(chromium.port));
     } finally {
       await chromium.stop();
     }
@@ -444,12 +450,32 @@ async function startChromium() {
   };
 }
 
+/**
+ * Lighthouse on the machine's floor (bench/floor-page.ts): a page with one heading and the headers
+ * SignIn is sent with. No budget: it shows what no page can beat on this machine.
+ */
+async function floorRow(debuggingPort) {
+  const signIn = await fetch(`${origin}/sign-in`);
+  await signIn.arrayBuffer();
+  const floor = await startFloorPage(floorHeaders(signIn.headers));
+  try {
+    return {
+      route: 'floor',
+      state: "one heading, SignIn's headers (no budget)",
+      path: floor.url,
+      lighthouse: await lighthouseMedian(debuggingPort, floor.url, undefined),
+      checks: [],
+    };
+  } finally {
+    await floor.stop();
+  }
+}
+
 /** Lighthouse's figures for one page: the median of each over `lighthouseRuns` runs. */
-async function lighthouseMedian(debuggingPort, row, demo) {
-  const cookie = demo.cookies[row.visit.visitor];
+async function lighthouseMedian(debuggingPort, url, cookie) {
   const runs = [];
   while (runs.length < lighthouseRuns) {
-    runs.push(await lighthouseRun(debuggingPort, `${origin}${row.path}`, cookie));
+    runs.push(await lighthouseRun(debuggingPort, url, cookie));
   }
   const median = (pick) => {
     const sorted = runs.map(pick).sort((a, b) => a - b);
