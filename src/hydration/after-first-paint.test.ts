@@ -12,13 +12,18 @@ afterEach(() => {
 });
 
 describe('afterFirstPaint', () => {
-  it('starts nothing until the browser reports that the page has painted', () => {
+  it('starts nothing until the browser reports that the page has painted its content', () => {
     const paints = fakePaintReports();
     const start = vi.fn();
     afterFirstPaint(start);
     expect(start).not.toHaveBeenCalled();
 
+    // A first paint of the background alone is not enough.
     paints.report('first-paint');
+    vi.runAllTimers();
+    expect(start).not.toHaveBeenCalled();
+
+    paints.report('first-contentful-paint');
     expect(start).not.toHaveBeenCalled();
     vi.runAllTimers();
     expect(start).toHaveBeenCalledTimes(1);
@@ -42,7 +47,7 @@ describe('afterFirstPaint', () => {
     const paints = fakePaintReports();
     const start = vi.fn();
     afterFirstPaint(start);
-    paints.report('first-paint');
+    paints.report('first-paint', 'first-contentful-paint');
     paints.report('first-contentful-paint');
     vi.runAllTimers();
     expect(start).toHaveBeenCalledTimes(1);

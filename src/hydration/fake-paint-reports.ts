@@ -28,7 +28,10 @@ export function fakePaintReports() {
         startTime: 1,
         duration: 0,
       }));
-      const list = { getEntries: () => entries } as unknown as PerformanceObserverEntryList;
+      const list = {
+        getEntries: () => entries,
+        getEntriesByName: (name: string) => entries.filter((entry) => entry.name === name),
+      } as unknown as PerformanceObserverEntryList;
       this.callback(list, this as unknown as PerformanceObserver);
     }
   }

@@ -1,12 +1,8 @@
 import type { NamedSSRLoadedRendererValue } from 'astro';
+import { adjustingRenderedIslands } from './adjusting-rendered-islands';
 
 /** The attribute React's renderer writes the result of a native form post in, for hydration. */
-export const actionResultAttribute = 'data-action-result';
-
-/** What Astro gives a renderer as `this`: the page being rendered. */
-interface RenderingPage {
-  readonly result: { readonly actionResult?: unknown };
-}
+const actionResultAttribute = 'data-action-result';
 
 /**
  * `renderer`, which writes on an island the result of the form post it was rendered for with the
@@ -19,24 +15,14 @@ interface RenderingPage {
 export function writingActionResultsWhole(
   renderer: NamedSSRLoadedRendererValue,
 ): NamedSSRLoadedRendererValue {
-  return {
-    ...renderer,
-    async renderToStaticMarkup(this: RenderingPage, Component, props, slots, metadata) {
-      const rendered = await renderer.renderToStaticMarkup.call(
-        this,
-        Component,
-        props,
-        slots,
-        metadata,
-      );
-      const attrs = rendered.attrs ?? {};
-      if (!(actionResultAttribute in attrs)) return rendered;
-      return {
-        ...rendered,
-        attrs: { ...attrs, [actionResultAttribute]: actionResultJson(this.result.actionResult) },
-      };
-    },
-  };
+  return adjustingRenderedIslands(renderer, (rendered, page) => {
+    const attrs = rendered.attrs ?? {};
+    if (!(actionResultAttribute in attrs)) return rendered;
+    return {
+      ...rendered,
+      attrs: { ...attrs, [actionResultAttribute]: actionResultJson(page.result.actionResult) },
+    };
+  });
 }
 
 /**

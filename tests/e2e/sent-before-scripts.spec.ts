@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { waitForHydration } from './support/journeys';
+import { signIn, waitForHydration } from './support/journeys';
 
 /**
  * A member on a slow connection may press a form's button before its script has loaded. The
@@ -8,39 +8,46 @@ import { waitForHydration } from './support/journeys';
  * (docs/DECISIONS.md, "A form sent before its script has loaded").
  */
 
-/** Holds every island script until `release` is called, as a slow connection would. */
-async function holdScripts(page: Page) {
-  let release = (): void => undefined;
+/**
+ * Opens `path` with its island scripts held back, as a slow connection would, sends the form with
+ * `send` so the browser posts it itself, checks that the server's `refusal` shows, then lets the
+ * scripts run and waits for the page to hydrate. Returns the refusal, and every uncaught error of
+ * the page (such as React finding the server's HTML changed).
+ */
+async function sendBeforeScripts(
+  page: Page,
+  { path, send, refusal }: { path: string; send: () => Promise<void>; refusal: string },
+) {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  let releaseScripts = (): void => undefined;
   const released = new Promise<void>((resolve) => {
-    release = resolve;
+    releaseScripts = resolve;
   });
   await page.route('**/_astro/**', async (route) => {
     await released;
     await route.continue();
   });
-  return release;
-}
 
-/** Every uncaught error of the page, such as React finding the server's HTML changed. */
-function pageErrorsOf(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
+  await page.goto(path);
+  await send();
+  const shown = page.getByRole('alert').first();
+  await expect(shown).toContainText(refusal);
+
+  releaseScripts();
+  await waitForHydration(page);
+  return { shown, errors };
 }
 
 test('an unknown unlock link pressed before the script has loaded stays refused once it runs', async ({
   page,
 }) => {
-  const errors = pageErrorsOf(page);
-  const releaseScripts = await holdScripts(page);
-  await page.goto('/unlock/not-a-real-token');
-  await page.getByRole('button', { name: 'Unlock my account' }).click();
-  const refusal = page.getByRole('alert').first();
-  await expect(refusal).toContainText('invalid or has expired');
-
-  releaseScripts();
-  await waitForHydration(page);
-  await expect(refusal).toContainText('invalid or has expired');
+  const { shown, errors } = await sendBeforeScripts(page, {
+    path: '/unlock/not-a-real-token',
+    send: () => page.getByRole('button', { name: 'Unlock my account' }).click(),
+    refusal: 'invalid or has expired',
+  });
+  await expect(shown).toContainText('invalid or has expired');
   expect(errors).toEqual([]);
 
   // The hydrated form answers without leaving the page: a post of its own would change the address.
@@ -56,18 +63,13 @@ test('an unknown unlock link pressed before the script has loaded stays refused 
 test('a wrong password sent before the script has loaded keeps its message once it runs', async ({
   page,
 }) => {
-  const errors = pageErrorsOf(page);
-  const releaseScripts = await holdScripts(page);
-  await page.goto('/sign-in');
-  await page.getByLabel('Email address').fill('nobody-signed-up@example.com');
-  await page.getByLabel('Password', { exact: true }).fill('not the password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  const refusal = page.getByRole('alert').first();
-  await expect(refusal).toContainText('Invalid email or password.');
-
-  releaseScripts();
-  await waitForHydration(page);
-  await expect(refusal).toContainText('Invalid email or password.');
+  const { shown, errors } = await sendBeforeScripts(page, {
+    path: '/sign-in',
+    send: () =>
+      signIn(page, { email: 'nobody-signed-up@example.com', password: 'not the password' }),
+    refusal: 'Invalid email or password.',
+  });
+  await expect(shown).toContainText('Invalid email or password.');
   await expect(page.getByLabel('Email address')).toHaveValue('nobody-signed-up@example.com');
   expect(errors).toEqual([]);
 });
