@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { monitoring } from './monitoring.ts';
+import { isFromTrustedProxy } from './http/client-address.ts';
 import type { ApiDependencies } from './http/context.ts';
 import {
   currentRequestId,
@@ -54,7 +55,10 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
   app.use(async (c, next) => {
     const requestId =
       currentRequestId() ??
-      requestIdFor(c.req.header(requestIdHeader), dependencies.trustedProxies);
+      requestIdFor(
+        c.req.header(requestIdHeader),
+        isFromTrustedProxy(c, dependencies.trustedProxies),
+      );
     c.header('X-Request-Id', requestId);
     await withRequestId(requestId, next);
   });

@@ -28,6 +28,7 @@ import {
   createUnattachedFileSweeper,
   type UnattachedFileSweeper,
 } from './services/unattached-file-sweeper.ts';
+import { TrustedProxies } from './http/trusted-proxies.ts';
 import { parseOrigin } from './settings.ts';
 
 export type { DemoAccount } from './db/seed.ts';
@@ -35,6 +36,7 @@ export type { Clock } from './services/clock.ts';
 export type { EmailProvider, OutboxWorker, TextProvider } from './services/outbox.ts';
 export type { FileStorage } from './services/storage/file-storage.ts';
 export type { UnattachedFileSweeper } from './services/unattached-file-sweeper.ts';
+export { TrustedProxies } from './http/trusted-proxies.ts';
 
 /** Where the site is when nobody says: the web server's default address. */
 export const DEFAULT_PUBLIC_ORIGIN = 'http://127.0.0.1:4321';
@@ -51,11 +53,11 @@ export interface ReferenceApiOptions {
   seedDemoData?: boolean | undefined;
   clock?: Clock | undefined;
   /**
-   * How many proxies the operator runs in front of the API, each appending to `X-Forwarded-For`
-   * (default 0: the socket address is the client's). The web server calling the embedded API
-   * in-process is one.
+   * The proxies whose `X-Forwarded-For` and `X-Request-Id` are believed (default none: the socket
+   * address is the client's). The web server calling the embedded API in-process trusts
+   * {@link TrustedProxies.thisProcess}.
    */
-  trustedProxies?: number | undefined;
+  trustedProxies?: TrustedProxies | undefined;
   /**
    * The site's public address, e.g. `https://portal.example.com` (default
    * {@link DEFAULT_PUBLIC_ORIGIN}). Links in emails point there; the request's Host header is
@@ -101,7 +103,7 @@ export interface ReferenceApiOptions {
    */
   storageSecret?: string | undefined;
   /**
-   * Remove, every 10 minutes in this process, the files nobody attached within a day of asking
+   * Remove, every 10 minutes in this process, the files nobody attached within an hour of asking
    * for their upload address (default true). Tests turn it off and call `removeDue()` by hand.
    */
   sweepUnattachedFiles?: boolean | undefined;
@@ -192,7 +194,7 @@ export async function openReferenceApi(
     const app = createApiApp({
       db: database.db,
       clock,
-      trustedProxies: options.trustedProxies ?? 0,
+      trustedProxies: options.trustedProxies ?? TrustedProxies.none,
       publicOrigin,
       outboxViewer: options.outboxViewer ?? false,
       storage,

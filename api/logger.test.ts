@@ -88,15 +88,15 @@ describe('loggablePath', () => {
 });
 
 describe('requestIdFor', () => {
-  it('makes a new id when no proxy is trusted, whatever the visitor sent', () => {
-    const id = requestIdFor('chosen-by-visitor', 0);
+  it('makes a new id when the caller is not a trusted proxy, whatever it sent', () => {
+    const id = requestIdFor('chosen-by-visitor', false);
     expect(id).not.toBe('chosen-by-visitor');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("keeps a trusted proxy's id when it looks like one", () => {
-    expect(requestIdFor('lb-0123456789', 1)).toBe('lb-0123456789');
-    expect(requestIdFor('bad id with spaces', 1)).not.toBe('bad id with spaces');
-    expect(requestIdFor(undefined, 1)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(requestIdFor('lb-0123456789', true)).toBe('lb-0123456789');
+    expect(requestIdFor('bad id with spaces', true)).not.toBe('bad id with spaces');
+    expect(requestIdFor(undefined, true)).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

@@ -43,11 +43,12 @@ const acceptableRequestId = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
  * The request id a trusted proxy in front already gave this request (its `X-Request-Id`), when it
- * looks like one; otherwise a new one. Without trusted proxies the header came from the visitor
- * and is ignored: a member quotes the id, and nobody else may choose it.
+ * looks like one; otherwise a new one. Unless the caller (the socket) is a trusted proxy, the
+ * header came from the visitor and is ignored: a member quotes the id, and nobody else may
+ * choose it.
  */
-export function requestIdFor(header: string | null | undefined, trustedProxies: number): string {
-  if (trustedProxies > 0 && header && acceptableRequestId.test(header)) return header;
+export function requestIdFor(header: string | null | undefined, fromTrustedProxy: boolean): string {
+  if (fromTrustedProxy && header && acceptableRequestId.test(header)) return header;
   return newRequestId();
 }
 

@@ -7,6 +7,8 @@ import {
   ConfigurationError,
   hostSetting,
   isLoopbackHost,
+  productionConveniencesLine,
+  servesProduction,
   originSetting,
   parseSettings,
   portSetting,
@@ -22,8 +24,9 @@ import { readS3Settings } from './services/storage/s3-settings.ts';
  * 3000), so that the web tier, or anything else, can call it at API_ORIGIN.
  *
  * Environment (README): API_HOST (127.0.0.1), API_PORT (3000), DATABASE_URL (unset: PGlite in
- * DATA_DIR/pglite), DATA_DIR (./data), SEED_DEMO_DATA (true), DEMO_PASSWORD (portal-demo-2026),
- * TRUSTED_PROXIES (0), PUBLIC_ORIGIN (http://127.0.0.1:4321), SMTP_URL (unset: emails stay in the
+ * DATA_DIR/pglite), DATA_DIR (./data), SEED_DEMO_DATA (true, but false where PUBLIC_ORIGIN is https or API_HOST
+ * is not loopback), DEMO_PASSWORD (portal-demo-2026),
+ * TRUSTED_PROXIES (none), PUBLIC_ORIGIN (http://127.0.0.1:4321), SMTP_URL (unset: emails stay in the
  * outbox), MAIL_FROM (Member Concierge <no-reply@{public host}>), OUTBOX_VIEWER (false),
  * STORAGE_SECRET (unset: a random one per process; files are kept in DATA_DIR/storage), S3_*
  * (files in an S3-compatible bucket instead).
@@ -33,7 +36,7 @@ const settingsSchema = z.object({
   API_PORT: portSetting(3000),
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().optional(),
-  SEED_DEMO_DATA: booleanSetting(true),
+  SEED_DEMO_DATA: booleanSetting(undefined),
   TRUSTED_PROXIES: trustedProxiesSetting,
   PUBLIC_ORIGIN: originSetting(DEFAULT_PUBLIC_ORIGIN),
   SMTP_URL: smtpUrlSetting,
@@ -55,6 +58,7 @@ try {
   process.exit(1);
 }
 
+const production = servesProduction(settings.PUBLIC_ORIGIN, settings.API_HOST);
 const databaseUrl = settings.DATABASE_URL || undefined;
 const dataDir = path.resolve(settings.DATA_DIR || './data', 'pglite');
 const storageDir = path.resolve(settings.DATA_DIR || './data', 'storage');
@@ -62,7 +66,7 @@ const storageDir = path.resolve(settings.DATA_DIR || './data', 'storage');
 const api = await openReferenceApi({
   databaseUrl,
   dataDir,
-  seedDemoData: settings.SEED_DEMO_DATA,
+  seedDemoData: settings.SEED_DEMO_DATA ?? !production,
   trustedProxies: settings.TRUSTED_PROXIES,
   publicOrigin: settings.PUBLIC_ORIGIN,
   smtpUrl: settings.SMTP_URL,
@@ -91,6 +95,14 @@ const server = serve(
     if (!s3Settings && !settings.STORAGE_SECRET) {
       console.log(
         'STORAGE_SECRET is not set: file addresses are signed with a random key and stop working when this process restarts.',
+      );
+    }
+    if (production) {
+      console.log(
+        productionConveniencesLine({
+          demoData: api.demoAccounts.length > 0,
+          outboxViewer: settings.OUTBOX_VIEWER,
+        }),
       );
     }
     if (settings.OUTBOX_VIEWER) {

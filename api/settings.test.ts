@@ -7,9 +7,12 @@ import {
   isLoopbackHost,
   parseSettings,
   portSetting,
+  productionConveniencesLine,
+  servesProduction,
   storageSecretSetting,
   trustedProxiesSetting,
 } from './settings.ts';
+import { TrustedProxies } from './http/trusted-proxies.ts';
 
 const schema = z.object({
   FLAG: booleanSetting(false),
@@ -24,7 +27,7 @@ describe('parseSettings', () => {
       FLAG: false,
       API_HOST: '127.0.0.1',
       API_PORT: 3000,
-      TRUSTED_PROXIES: 0,
+      TRUSTED_PROXIES: TrustedProxies.none,
     });
   });
 
@@ -42,9 +45,33 @@ describe('parseSettings', () => {
       ),
     );
     expect(() => parseSettings(schema, { API_PORT: '70000' })).toThrow(/API_PORT must be a port/);
-    expect(() => parseSettings(schema, { TRUSTED_PROXIES: '1.5' })).toThrow(/TRUSTED_PROXIES/);
+    expect(() => parseSettings(schema, { TRUSTED_PROXIES: '10.0.0.0/99' })).toThrow(
+      /TRUSTED_PROXIES must list the proxies' addresses or networks.*not "10\.0\.0\.0\/99"/,
+    );
     expect(() => parseSettings(schema, { API_HOST: 'api.example.com' })).toThrow(
       /API_HOST must be an IP address or localhost/,
+    );
+  });
+});
+
+describe('trustedProxiesSetting', () => {
+  const proxiesSchema = z.object({ TRUSTED_PROXIES: trustedProxiesSetting });
+
+  it('reads a list of proxy addresses and networks', () => {
+    const { TRUSTED_PROXIES: proxies } = parseSettings(proxiesSchema, {
+      TRUSTED_PROXIES: '10.0.0.0/8, loopback',
+    });
+
+    expect(proxies.trusts('10.1.2.3')).toBe(true);
+    expect(proxies.trusts('::1')).toBe(true);
+    expect(proxies.trusts('192.0.2.1')).toBe(false);
+  });
+
+  it('stops the start on a number of proxies, naming the variable and the form it takes now', () => {
+    expect(() => parseSettings(proxiesSchema, { TRUSTED_PROXIES: '1' })).toThrow(
+      new ConfigurationError(
+        'Invalid configuration: TRUSTED_PROXIES must list the proxies\' addresses or networks, comma-separated (e.g. 10.0.0.0/8,::1 or loopback; empty for none), not a number of proxies ("1").',
+      ),
     );
   });
 });
@@ -80,5 +107,31 @@ describe('storageSecretSetting', () => {
         'Invalid configuration: STORAGE_SECRET must be at least 32 characters.',
       ),
     );
+  });
+});
+
+describe('servesProduction', () => {
+  it('is a server reached over https or by other machines', () => {
+    expect(servesProduction('https://portal.example.com', '127.0.0.1')).toBe(true);
+    expect(servesProduction(undefined, '0.0.0.0')).toBe(true);
+    expect(servesProduction('http://127.0.0.1:4321', '127.0.0.1')).toBe(false);
+    expect(servesProduction(undefined, 'localhost')).toBe(false);
+  });
+});
+
+describe('productionConveniencesLine', () => {
+  it('says in one line that a production server has no demo accounts and no outbox viewer', () => {
+    const line = productionConveniencesLine({ demoData: false, outboxViewer: false });
+    expect(line).toBe(
+      'Serving for production: no demo accounts, no outbox viewer (docs/OPERATIONS.md).',
+    );
+  });
+
+  it('warns in one line about each one its settings turned on', () => {
+    const line = productionConveniencesLine({ demoData: true, outboxViewer: true });
+    expect(line).toMatch(/^WARNING: /);
+    expect(line).toContain('SEED_DEMO_DATA=true');
+    expect(line).toContain('OUTBOX_VIEWER=true');
+    expect(line).not.toContain('\n');
   });
 });

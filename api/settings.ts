@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { TrustedProxies } from './http/trusted-proxies.ts';
 
 /**
  * The parsers of the environment variables that both servers read (the web server in
@@ -12,12 +13,15 @@ export class ConfigurationError extends Error {
   override name = 'ConfigurationError';
 }
 
-/** `true`/`false` (or `1`/`0`), any case; empty or unset means the default. */
-export const booleanSetting = (fallback: boolean) =>
+/**
+ * `true`/`false` (or `1`/`0`), any case; empty or unset means the default (`undefined` for a
+ * setting whose default depends on others).
+ */
+export const booleanSetting = <Fallback extends boolean | undefined>(fallback: Fallback) =>
   z
     .string()
     .optional()
-    .transform((value, context) => {
+    .transform((value, context): boolean | Fallback => {
       const normalised = value?.trim().toLowerCase() ?? '';
       if (normalised === '') return fallback;
       if (normalised === 'true' || normalised === '1') return true;
@@ -44,10 +48,19 @@ export const portSetting = (fallback: number) =>
   wholeNumber(fallback, 0, 65_535, 'a port number (0 to 65535)');
 
 /**
- * How many proxies the operator runs in front of the server, each appending the address it saw
- * to `X-Forwarded-For` (docs/PRODUCT.md §11). 0: the socket address is the client's.
+ * The proxies the operator runs in front of the server, by address or network
+ * (`10.0.0.0/8,::1`, `loopback`), whose `X-Forwarded-For` is believed (docs/PRODUCT.md §11.3).
+ * Empty or unset: none, and the socket address is the client's.
  */
-export const trustedProxiesSetting = wholeNumber(0, 0, 10, 'a number of proxies from 0 to 10');
+export const trustedProxiesSetting = z
+  .string()
+  .optional()
+  .transform((value, context) => {
+    const parsed = TrustedProxies.parse(value ?? '');
+    if (parsed instanceof TrustedProxies) return parsed;
+    context.addIssue({ code: 'custom', message: parsed.problem });
+    return z.NEVER;
+  });
 
 /** A duration in milliseconds, from 0 to an hour. */
 export const millisecondsSetting = (fallback: number) =>
@@ -74,6 +87,34 @@ export const hostSetting = (fallback: string) =>
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1');
   return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
+/**
+ * A server set up for production: reached over https (its public origin), or by other machines
+ * (it listens on more than loopback). There, what serves development alone and would hand
+ * members' accounts to anyone (demo accounts with a published password, the outbox viewer with
+ * every reset link and code) is off unless its setting names it.
+ */
+export function servesProduction(publicOrigin: string | undefined, host: string): boolean {
+  return publicOrigin?.startsWith('https:') === true || !isLoopbackHost(host);
+}
+
+/**
+ * The one line a production server prints at start-up about those development conveniences:
+ * that they are off, or a warning naming each one its settings turned on.
+ */
+export function productionConveniencesLine(on: {
+  readonly demoData: boolean;
+  readonly outboxViewer: boolean;
+}): string {
+  const named = [
+    ...(on.demoData ? ['demo accounts with the published password (SEED_DEMO_DATA=true)'] : []),
+    ...(on.outboxViewer ? ['every reset link and texted code to read (OUTBOX_VIEWER=true)'] : []),
+  ];
+  if (named.length === 0) {
+    return 'Serving for production: no demo accounts, no outbox viewer (docs/OPERATIONS.md).';
+  }
+  return `WARNING: serving for production with ${named.join(' and ')}: anyone who reaches it can use them.`;
 }
 
 /**

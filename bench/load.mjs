@@ -8,9 +8,10 @@
 // the writes the members saw succeed. Prints latency per step and throughput, writes
 // reports/load.json, and exits 1 on any unexpected answer, server error line or miscount.
 //
-// The servers trust one proxy (TRUSTED_PROXIES=1), and each simulated member sends an
-// X-Forwarded-For of its own, as a load balancer would write it: the per-address sign-in limit
-// then counts each member apart, as it would count real visitors.
+// The servers trust loopback, where this script calls from, as their proxy
+// (TRUSTED_PROXIES=loopback), and each simulated member sends an X-Forwarded-For of its own, as a
+// load balancer would write it: the per-address sign-in limit then counts each member apart, as
+// it would count real visitors.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -242,7 +243,7 @@ async function startServer(settings) {
     PUBLIC_ORIGIN: origin,
     DATA_DIR: dataDir,
     SEED_DEMO_DATA: 'false',
-    TRUSTED_PROXIES: '1',
+    TRUSTED_PROXIES: 'loopback',
     ...sharedSecrets,
     ...settings,
   };

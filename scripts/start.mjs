@@ -11,6 +11,7 @@ import { constants } from 'node:zlib';
 import compression from 'compression';
 import { clientAddressFrom } from '../api/http/client-address.ts';
 import { runShutdownTasks } from '../api/shutdown.ts';
+import { productionConveniencesLine } from '../api/settings.ts';
 import {
   loggablePath,
   logger,
@@ -21,11 +22,13 @@ import {
 import { clientAddressHeader } from '../src/lib/internal-headers.ts';
 import { precompressedAssets } from './precompressed-assets.mjs';
 import { insecureServingProblem, parseConfig } from '../src/server/config.ts';
-import { xsrfCookieName } from '../src/server/cookies.ts';
+import { cookieName, xsrfCookieName } from '../src/server/cookies.ts';
+import { bodyLimitOfRequest, countedRequestBody } from '../src/server/request-bodies.ts';
 import { FirstVisitPages } from '../src/server/first-visit-pages.ts';
 import { sessionSecret } from '../src/server/secret.ts';
 import { isWellSignedXsrfToken, issueXsrfToken } from '../src/server/xsrf.ts';
-import { firstVisitCopyPaths } from '../src/routes.ts';
+import { firstVisitCopyPaths, matchRoute } from '../src/routes.ts';
+import { allowedHosts } from '../src/server/allowed-hosts.ts';
 
 // React and other dependencies pick their production builds from this (several times faster).
 process.env.NODE_ENV ??= 'production';
@@ -49,6 +52,15 @@ if (!settings.secureCookies) {
   console.warn(
     'Serving over plain HTTP on this machine only: cookies are not Secure. ' +
       'In production set PUBLIC_ORIGIN=https://… (see docs/OPERATIONS.md).',
+  );
+}
+
+if (settings.servesProduction) {
+  console.log(
+    productionConveniencesLine({
+      demoData: settings.seedDemoData,
+      outboxViewer: settings.outboxViewer,
+    }),
   );
 }
 
@@ -103,8 +115,9 @@ function keepWriteCallbacks(response) {
 
 /**
  * The visitor's address, worked out once from the socket and the proxies the operator declared
- * (TRUSTED_PROXIES), handed to the pages in a header that only this server writes. Astro's own
- * `clientAddress` would believe the left-most `X-Forwarded-For` entry, which the client writes.
+ * (TRUSTED_PROXIES, by address), handed to the pages in a header that only this server writes.
+ * Astro's own `clientAddress` would believe the left-most `X-Forwarded-For` entry, which the
+ * client writes.
  */
 function passClientAddress(request) {
   const address = clientAddressFrom(
@@ -125,13 +138,52 @@ function refuseOversizedBody(request, response) {
   return true;
 }
 
+const hosts = allowedHosts({ publicOrigin: settings.publicOrigin, port: settings.port });
+/** Probes reach a server by whatever name its platform gives it; they read nothing kept. */
+const probes = new Set(['Health', 'Ready']);
+
 /**
- * Gives the request its id (a trusted proxy's, or a new one): in the answer's `X-Request-Id`, in
- * the request header the pages read (always overwritten, like the client address), and on every
- * log line written while serving it, the last of which says how it ended.
+ * Answers 421 to a request for a name that is not this server's (src/server/allowed-hosts.ts),
+ * before any other work: nothing is rendered, kept or logged for a made-up `Host`.
+ */
+function refuseOtherHosts(request, response) {
+  if (hosts.allows(request.headers.host)) return false;
+  const match = matchRoute(new URL(request.url ?? '/', 'http://entry.invalid').pathname);
+  if (match.kind === 'page' && probes.has(match.route.name)) return false;
+  response.writeHead(421, {
+    'content-type': 'text/plain; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    connection: 'close',
+  });
+  response.end(
+    `This server answers as ${settings.publicOrigin ?? `http://${hosts.names[0]}`}. Open that ` +
+      'address; an operator sets it with PUBLIC_ORIGIN (docs/OPERATIONS.md).\n',
+  );
+  return true;
+}
+
+/**
+ * Counts the body as it arrives, chunked or not, and cuts it at what its route takes from this
+ * visitor (src/server/request-bodies.ts): whoever reads past that gets an error the pages answer
+ * with 413. Astro reads a request's `body` in place of the stream when one is set.
+ */
+function countBody(request, response) {
+  if (request.method === 'GET' || request.method === 'HEAD') return;
+  const limit = bodyLimitOfRequest(request, cookieName('session'));
+  request.body = countedRequestBody(request, response, limit);
+}
+
+/**
+ * Gives the request its id (the one a trusted proxy sent, when the socket is one; else a new
+ * one): in the answer's `X-Request-Id`, in the request header the pages read (always overwritten,
+ * like the client address), and on every log line written while serving it, the last of which
+ * says how it ended.
  */
 function identifyRequest(request, response) {
-  const requestId = requestIdFor(request.headers[requestIdHeader], settings.trustedProxies);
+  const requestId = requestIdFor(
+    request.headers[requestIdHeader],
+    settings.trustedProxies.trusts(request.socket.remoteAddress),
+  );
   request.headers[requestIdHeader] = requestId;
   response.setHeader('X-Request-Id', requestId);
   const startedAt = performance.now();
@@ -158,7 +210,9 @@ const server = createServer((request, response) => {
   // A stopping server answers what it was sent, then lets the connection go.
   if (stopping) response.setHeader('connection', 'close');
   withRequestId(identifyRequest(request, response), () => {
+    if (refuseOtherHosts(request, response)) return;
     if (refuseOversizedBody(request, response)) return;
+    countBody(request, response);
     if (servePrecompressed(request, response)) return;
     if (firstVisits.serve(request, response)) return;
     passClientAddress(request);

@@ -14,6 +14,8 @@ declare namespace App {
     xsrfToken: string;
     /** How the route table resolved this request. */
     route: import('./routes').RouteMatch;
+    /** The largest body this request may carry, for this route and this visitor. */
+    bodyLimit: number;
     /** Set when an API call answered 401: where the visitor must go now (SignIn or the MFA step). */
     unauthorizedRedirect?: string;
     /** The signed-in member, on pages that need a session. */

@@ -3,6 +3,7 @@ import { bodyLimit } from './server/middleware/body-limit';
 import { currentUser } from './server/middleware/current-user';
 import { tagIslandRenderers } from './server/island-renderers';
 import { errorLogging } from './server/middleware/error-logging';
+import { memberOnlyPosts } from './server/middleware/member-only-posts';
 import { formActions } from './server/middleware/form-actions';
 import { requestContext } from './server/middleware/request-context';
 import { resolveRoute } from './server/middleware/resolve-route';
@@ -20,8 +21,9 @@ export const onRequest = sequence(
   errorLogging,
   resolveRoute,
   securityHeaders,
-  bodyLimit,
   session,
+  bodyLimit,
+  memberOnlyPosts,
   xsrf,
   formActions,
   routeGuards,

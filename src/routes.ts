@@ -52,8 +52,16 @@ export interface PageRoute {
   readonly guard: Guard;
   /** A route that only forwards (once its guard lets the visitor through). */
   readonly redirectTo?: string;
-  /** The largest request body the route takes; {@link formBodyLimitBytes} unless set. */
+  /**
+   * The largest request body the route takes from a visitor with a session;
+   * {@link formBodyLimitBytes} unless set, and that for everyone else.
+   */
   readonly maxBodyBytes?: number;
+  /**
+   * The route takes {@link maxBodyBytes} from visitors without a session too: a credential of
+   * its own (a signed address) stands in for one, or it is never served in production.
+   */
+  readonly fullBodyLimitWithoutSession?: true;
   /**
    * Answers with something other than a page people read (a file, a redirect to one, a health
    * check): a visit there leaves the toasts waiting for the next page.
@@ -147,6 +155,7 @@ export const pageRoutes = [
     pattern: '/storage/:area/:token',
     guard: 'public',
     maxBodyBytes: uploadBodyLimitBytes,
+    fullBodyLimitWithoutSession: true,
     endpoint: true,
   },
   // The gallery's stand-in storage target takes whole files.
@@ -155,6 +164,7 @@ export const pageRoutes = [
     pattern: '/kit{/*}?',
     guard: 'kit-gallery',
     maxBodyBytes: uploadBodyLimitBytes,
+    fullBodyLimitWithoutSession: true,
   },
   { name: 'OutboxViewer', pattern: '/dev/outbox', guard: 'outbox-viewer' },
   { name: 'Health', pattern: '/healthz', guard: 'public', endpoint: true },
@@ -231,7 +241,10 @@ export type RouteMatch =
   | { readonly kind: 'partner'; readonly slug: PartnerSlug }
   | { readonly kind: 'not-found' };
 
-/** The largest request body the matched route takes. */
+/**
+ * The largest request body the matched route takes from a member (src/server/request-bodies.ts
+ * decides it for each visitor).
+ */
 export const bodyLimitOf = (match: RouteMatch): number =>
   (match.kind === 'page' ? match.route.maxBodyBytes : undefined) ?? formBodyLimitBytes;
 

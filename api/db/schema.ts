@@ -62,6 +62,12 @@ export const users = pgTable(
     preferredContactMethod: text('preferred_contact_method', { enum: CONTACT_METHODS }),
     failedAttempts: integer('failed_attempts').notNull().default(0),
     lockedAt: timestampWithZone('locked_at'),
+    /**
+     * When the account's wrong codes reached their cap (services/one-time-codes.ts): until a
+     * password reset or an unlock link clears it, no code is sent or accepted. Unlike a lockout
+     * it never lifts by itself: only someone who reads the account's email can lift it.
+     */
+    mfaCodesPausedAt: timestampWithZone('mfa_codes_paused_at'),
     createdAt: timestampWithZone('created_at').notNull().defaultNow(),
     updatedAt: timestampWithZone('updated_at').notNull().defaultNow(),
   },
@@ -151,8 +157,9 @@ export type OneTimeCodePurpose = (typeof ONE_TIME_CODE_PURPOSES)[number];
 /**
  * The codes texted for MFA (docs/PRODUCT.md §11.2): stored salted and hashed, bound to the session
  * that asked for them, valid 10 minutes, void after 5 wrong tries. Rows outlive their session (the
- * reference is then null) so that the resend limits, counted per user, cannot be reset by signing
- * in again; rows older than an hour are deleted when the user asks for a new code.
+ * reference is then null) so that the resend limits and the account's cap on wrong codes, counted
+ * per user, cannot be reset by signing in again; rows older than 24 hours are deleted when the
+ * user asks for a new code, and all of a user's rows when a reset or an unlock clears the cap.
  */
 export const oneTimeCodes = pgTable(
   'one_time_codes',

@@ -1,17 +1,19 @@
 import { isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
+import type { TrustedProxies } from './trusted-proxies.ts';
 
 export const UNKNOWN_CLIENT_ADDRESS = 'unknown';
 
 /**
- * The address of the client that sent a request, for rate limits (docs/PRODUCT.md §11).
+ * The address of the client that sent a request, for rate limits (docs/PRODUCT.md §11.3).
  *
- * `trustedProxies` is how many proxies the operator runs in front of this server, each appending
- * the address it saw to `X-Forwarded-For`. Counting that many hops back from the socket gives the
- * client; every entry further left was written by the client itself and is never read. With no
- * trusted proxy the socket address is the only truth. A hop that is not an IP address (a proxy
- * that writes something else) falls back to the socket address.
+ * Each proxy appends the address it saw to `X-Forwarded-For`, so the header is read from the
+ * right, starting at the socket: while the hop in hand is a trusted proxy, the entry to its left
+ * is what that proxy saw. The first hop that is not a trusted proxy is the client; anything
+ * further left it wrote itself. A socket that is not a trusted proxy is the client, whatever it
+ * sent. An entry that is not an IP address ends the walk at the last trusted proxy, so a
+ * malformed header never becomes an address (and never a bucket of its own).
  *
  * Shared by the API and the web server's entry point (`scripts/start.mjs`), so both read the
  * `TRUSTED_PROXIES` setting the same way.
@@ -19,14 +21,19 @@ export const UNKNOWN_CLIENT_ADDRESS = 'unknown';
 export function clientAddressFrom(
   socketAddress: string | undefined,
   forwardedFor: string | null | undefined,
-  trustedProxies: number,
+  trustedProxies: TrustedProxies,
 ): string | undefined {
-  if (trustedProxies <= 0 || !forwardedFor) return socketAddress;
-  const forwarded = forwardedFor.split(',').map((entry) => entry.trim());
-  // The socket is the nearest hop; with fewer hops than proxies, the furthest one is the client.
-  const hops = [...forwarded, socketAddress];
-  const client = hops[Math.max(0, hops.length - 1 - trustedProxies)];
-  return client && isIP(client) !== 0 ? client : socketAddress;
+  let client = socketAddress;
+  if (!forwardedFor || !trustedProxies.trusts(client)) return client;
+  const hops = forwardedFor.split(',');
+  for (let index = hops.length - 1; index >= 0; index -= 1) {
+    const hop = hops[index]?.trim() ?? '';
+    if (isIP(hop) === 0) return client;
+    client = hop;
+    if (!trustedProxies.trusts(hop)) return client;
+  }
+  // Every hop was a proxy: the furthest one is all there is to know.
+  return client;
 }
 
 /**
@@ -61,13 +68,18 @@ function ipv4Groups(dotted: string): string[] {
 }
 
 /** {@link clientAddressFrom} for a request the API received, as its rate-limit key. */
-export function clientAddress(c: Context, trustedProxies: number): string {
+export function clientAddress(c: Context, trustedProxies: TrustedProxies): string {
   const address = clientAddressFrom(
     socketAddress(c),
     c.req.header('x-forwarded-for'),
     trustedProxies,
   );
   return address ? rateLimitKey(address) : UNKNOWN_CLIENT_ADDRESS;
+}
+
+/** Whether the API's caller itself (the socket, not a header) is one of the trusted proxies. */
+export function isFromTrustedProxy(c: Context, trustedProxies: TrustedProxies): boolean {
+  return trustedProxies.trusts(socketAddress(c));
 }
 
 function socketAddress(c: Context): string | undefined {

@@ -2,13 +2,14 @@ import type { Database } from '../db/client.ts';
 import type { Session, User } from '../db/schema.ts';
 import type { Clock } from '../services/clock.ts';
 import type { FileStorage } from '../services/storage/file-storage.ts';
+import type { TrustedProxies } from './trusted-proxies.ts';
 
 /** What every route of the API needs, handed over when the app is created. */
 export interface ApiDependencies {
   db: Database;
   clock: Clock;
-  /** How many proxies the operator runs in front of the API (see clientAddress). */
-  trustedProxies: number;
+  /** The proxies whose `X-Forwarded-For` and `X-Request-Id` are believed (see clientAddress). */
+  trustedProxies: TrustedProxies;
   /**
    * The site's public address, e.g. `https://portal.example.com`, without a trailing slash. Links
    * in emails are built from it, never from the request's Host header.

@@ -5,7 +5,11 @@ import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { rateLimitPerUser } from '../http/rate-limit.ts';
 import { jsonBody } from '../http/validation.ts';
-import { createDirectUpload, MAX_FILE_BYTES } from '../services/files.ts';
+import {
+  createDirectUpload,
+  MAX_FILE_BYTES,
+  STORAGE_QUOTA_EXCEEDED_MESSAGE,
+} from '../services/files.ts';
 import { DIRECT_UPLOADS_PER_USER } from '../services/rate-limits.ts';
 
 /** `type/subtype` (RFC 6838 characters), without parameters. */
@@ -41,7 +45,9 @@ const directUploadBody = z.object({
 
 /**
  * Addresses to upload a file straight to storage: /api/v1/direct_uploads (docs/PRODUCT.md
- * §7.2.1). The file can then be attached to a request or a note by its id.
+ * §7.2.1). The file can then be attached to a request or a note by its id. A file that would
+ * take the member's files past their quota is refused like one past the size limit: 400 naming
+ * `blob.byte_size`, which the web tier shows under the file.
  */
 export function createDirectUploadsRoutes(dependencies: ApiDependencies) {
   const { db, clock, storage } = dependencies;
@@ -61,6 +67,9 @@ export function createDirectUploadsRoutes(dependencies: ApiDependencies) {
         byteSize: blob.byte_size,
         checksum: blob.checksum,
       });
+      if (answer === 'storage_quota_exceeded') {
+        return errorResponse(c, 400, STORAGE_QUOTA_EXCEEDED_MESSAGE, 'blob.byte_size');
+      }
       return c.json(answer, 201);
     },
   );

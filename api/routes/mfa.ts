@@ -6,6 +6,7 @@ import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { tooManyRequests } from '../http/rate-limit.ts';
 import { jsonBody } from '../http/validation.ts';
 import {
+  CODES_PAUSED_MESSAGE,
   declineMfaEnrollment,
   hasEnrolledMfa,
   mfaStatus,
@@ -36,7 +37,7 @@ export const MfaMessage = {
  * session and works before MFA is complete (that is what they complete).
  */
 export function createMfaRoutes(dependencies: ApiDependencies) {
-  const { db, clock } = dependencies;
+  const { db, clock, publicOrigin } = dependencies;
   const session = requireSession(dependencies, { allowUnverifiedMfa: true });
 
   return new Hono<ApiEnv>()
@@ -71,6 +72,8 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
         });
       }
       if (result.reason === 'no_phone') return errorResponse(c, 422, ErrorMessage.noPhoneForCode);
+      // Not a rate limit: no wait lifts it, only a password reset or an unlock link.
+      if (result.reason === 'codes_paused') return errorResponse(c, 403, CODES_PAUSED_MESSAGE);
       c.header('Retry-After', String(result.retryAfterSeconds));
       return errorResponse(
         c,
@@ -89,8 +92,13 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
         clock,
         { userId: user.id, sessionId: c.get('session').id, mfaVerified: c.get('mfaVerified') },
         c.req.valid('json').otp,
+        publicOrigin,
       );
-      if (!result.verified) return errorResponse(c, 422, ErrorMessage.invalidMfaCode);
+      if (!result.verified) {
+        return result.reason === 'codes_paused'
+          ? errorResponse(c, 403, CODES_PAUSED_MESSAGE)
+          : errorResponse(c, 422, ErrorMessage.invalidMfaCode);
+      }
       c.header(MFA_TOKEN_HEADER, result.mfaToken);
       return c.json({ success: true });
     })

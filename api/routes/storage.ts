@@ -5,6 +5,7 @@ import { blobs } from '../db/schema.ts';
 import type { ApiDependencies } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { attachmentContentDisposition } from '../services/storage/content-disposition.ts';
+import { servedContentType } from '../services/storage/served-content-type.ts';
 import {
   CHECKSUM_HEADER,
   type LocalFileStorage,
@@ -30,7 +31,8 @@ function mediaTypeOf(header: string | undefined): string {
  *   with its `Content-Type` and the checksum in `X-Checksum-SHA256`. The body is streamed to a
  *   temporary file and moved into place, setting `blobs.uploaded_at`, only when everything
  *   matched; a blob is uploaded once.
- * - `GET /storage/files/{token}`: the file, as a download.
+ * - `GET /storage/files/{token}`: the file, as a download, under its declared type only when
+ *   that type cannot run in a browser (served-content-type.ts), else as bytes.
  *
  * Browsers call the upload address from the site's origin; when the API is served on another
  * origin (`npm run api`), the CORS preflight admits that origin, and only that one.
@@ -72,7 +74,7 @@ export function createStorageRoutes(dependencies: ApiDependencies, storage: Loca
         .select({ uploadedAt: blobs.uploadedAt })
         .from(blobs)
         .where(eq(blobs.key, declaration.key));
-      // Removed meanwhile (never attached within a day): the address leads nowhere.
+      // Removed meanwhile (never attached in time): the address leads nowhere.
       if (!blob) return errorResponse(c, 404, ErrorMessage.notFound);
       if (blob.uploadedAt !== null) return errorResponse(c, 409, ErrorMessage.uploadAlreadyDone);
 
@@ -111,7 +113,9 @@ export function createStorageRoutes(dependencies: ApiDependencies, storage: Loca
       const file = await storage.openFile(key);
       if (!file) return errorResponse(c, 404, ErrorMessage.notFound);
       return c.body(file.content, 200, {
-        'Content-Type': contentType,
+        // Mapped here, not when signing, so that an address signed before a type left the list
+        // is served inert too.
+        'Content-Type': servedContentType(contentType),
         'Content-Length': String(file.byteSize),
         'Content-Disposition': attachmentContentDisposition(filename),
         'X-Content-Type-Options': 'nosniff',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  codesPausedEmail,
   escapeHtml,
   passwordChangedEmail,
   passwordResetEmail,
@@ -35,33 +36,50 @@ describe('account emails', () => {
 
   it('carry the link in both the text and the HTML part', () => {
     for (const email of [
-      passwordResetEmail({ name: 'Avery' }, link),
-      unlockEmail({ name: 'Avery' }, unlockLink(ORIGIN, TOKEN)),
+      passwordResetEmail(link),
+      unlockEmail(unlockLink(ORIGIN, TOKEN)),
+      codesPausedEmail(unlockLink(ORIGIN, TOKEN), ORIGIN),
     ]) {
       expect(email.text).toContain(`${ORIGIN}/`);
       expect(email.text).toContain(TOKEN);
       expect(email.html).toContain(`href="${ORIGIN}/`);
       expect(email.html).toContain(TOKEN);
-      expect(email.text).toMatch(/^Hello Avery,/);
     }
   });
 
-  it('escape the member’s name in the HTML part', () => {
-    const email = passwordResetEmail({ name: '<script>alert(1)</script>' }, link);
-
-    expect(email.html).not.toContain('<script>');
-    expect(email.html).toContain('Hello &lt;script&gt;alert(1)&lt;/script&gt;,');
-    expect(email.text).toContain('Hello <script>alert(1)</script>,');
-  });
-
-  it('greet without a name when there is none', () => {
-    expect(passwordChangedEmail({ name: ' ' }, ORIGIN).text).toMatch(/^Hello,/);
+  it('greet nobody by name: the greeting is the same for every member', () => {
+    for (const email of [
+      passwordResetEmail(link),
+      passwordChangedEmail(ORIGIN),
+      unlockEmail(unlockLink(ORIGIN, TOKEN)),
+      codesPausedEmail(unlockLink(ORIGIN, TOKEN), ORIGIN),
+    ]) {
+      expect(email.text).toMatch(/^Hello,\n\n/);
+      expect(email.html).toContain(
+        '<body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #1a1a1a">\n<p>Hello,</p>',
+      );
+    }
   });
 
   it('point the password-changed email at the forgot-password page, with no token', () => {
-    const email = passwordChangedEmail({ name: 'Avery' }, ORIGIN);
+    const email = passwordChangedEmail(ORIGIN);
 
     expect(email.subject).toBe('Your Member Concierge password was changed');
     expect(email.text).toContain(`${ORIGIN}/forgot-password`);
+  });
+});
+
+describe('the codes-paused email', () => {
+  const email = codesPausedEmail(unlockLink(ORIGIN, TOKEN), ORIGIN);
+
+  it('says what happened and offers the unlock link, then a new password', () => {
+    expect(email.subject).toBe('Sign-in codes for your Member Concierge account are paused');
+    expect(email.text).toContain('Too many wrong codes were entered');
+    expect(email.text).toContain('someone knows your password');
+    expect(email.text.indexOf(`${ORIGIN}/unlock/${TOKEN}`)).toBeLessThan(
+      email.text.indexOf(`${ORIGIN}/forgot-password`),
+    );
+    expect(email.html).toContain(`<a href="${ORIGIN}/unlock/${TOKEN}">Unlock my account</a>`);
+    expect(email.html).toContain(`<a href="${ORIGIN}/forgot-password">Choose a new password</a>`);
   });
 });

@@ -38,6 +38,8 @@ interface Paragraphs {
   link?: { href: string; label: string };
   /** Paragraphs after the link. */
   after: string[];
+  /** A second link, after the paragraphs that follow the first. */
+  closingLink?: { href: string; label: string };
 }
 
 function compose(subject: string, parts: Paragraphs): EmailContent {
@@ -46,41 +48,40 @@ function compose(subject: string, parts: Paragraphs): EmailContent {
     ...parts.before,
     ...(parts.link ? [parts.link.href] : []),
     ...parts.after,
+    ...(parts.closingLink ? [parts.closingLink.href] : []),
     `— ${PRODUCT_NAME}`,
   ].join('\n\n');
   const paragraph = (content: string) => `<p>${escapeHtml(content)}</p>`;
+  const linkParagraphs = (link: { href: string; label: string }) => [
+    `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`,
+    `<p style="font-size: 0.875em">If the button does not work, copy this address into your browser: ${escapeHtml(link.href)}</p>`,
+  ];
   const html = [
     '<!doctype html>',
     `<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
     '<body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #1a1a1a">',
     paragraph(parts.greeting),
     ...parts.before.map(paragraph),
-    ...(parts.link
-      ? [
-          `<p><a href="${escapeHtml(parts.link.href)}">${escapeHtml(parts.link.label)}</a></p>`,
-          `<p style="font-size: 0.875em">If the button does not work, copy this address into your browser: ${escapeHtml(parts.link.href)}</p>`,
-        ]
-      : []),
+    ...(parts.link ? linkParagraphs(parts.link) : []),
     ...parts.after.map(paragraph),
+    ...(parts.closingLink ? linkParagraphs(parts.closingLink) : []),
     paragraph(`— ${PRODUCT_NAME}`),
     '</body></html>',
   ].join('\n');
   return { subject, text, html };
 }
 
-export interface Addressee {
-  /** The member's first name. */
-  name: string;
-}
+/**
+ * These emails are about the account's security, so they hold no text a member wrote: a first
+ * name such as "there. Your account was suspended - restore it at https://…" would otherwise read
+ * as the product's own sentence in a genuine email. Hence no name in the greeting, and no name
+ * passed in at all.
+ */
+const GREETING = 'Hello,';
 
-function greeting(addressee: Addressee): string {
-  const name = addressee.name.trim();
-  return name ? `Hello ${name},` : 'Hello,';
-}
-
-export function passwordResetEmail(addressee: Addressee, link: string): EmailContent {
+export function passwordResetEmail(link: string): EmailContent {
   return compose(`Reset your ${PRODUCT_NAME} password`, {
-    greeting: greeting(addressee),
+    greeting: GREETING,
     before: [
       `Someone asked to reset the password of your ${PRODUCT_NAME} account. To choose a new password, open this link within 2 hours:`,
     ],
@@ -91,9 +92,9 @@ export function passwordResetEmail(addressee: Addressee, link: string): EmailCon
   });
 }
 
-export function passwordChangedEmail(addressee: Addressee, publicOrigin: string): EmailContent {
+export function passwordChangedEmail(publicOrigin: string): EmailContent {
   return compose(`Your ${PRODUCT_NAME} password was changed`, {
-    greeting: greeting(addressee),
+    greeting: GREETING,
     before: [
       `The password of your ${PRODUCT_NAME} account was just changed, and every device that was signed in has been signed out.`,
       'If you did not change it, reset your password at once:',
@@ -103,9 +104,9 @@ export function passwordChangedEmail(addressee: Addressee, publicOrigin: string)
   });
 }
 
-export function unlockEmail(addressee: Addressee, link: string): EmailContent {
+export function unlockEmail(link: string): EmailContent {
   return compose(`Your ${PRODUCT_NAME} account was locked`, {
-    greeting: greeting(addressee),
+    greeting: GREETING,
     before: [
       `Your ${PRODUCT_NAME} account was locked after too many attempts to sign in with a wrong password. It unlocks by itself after an hour, or at once with this link (valid for 24 hours):`,
     ],
@@ -113,5 +114,27 @@ export function unlockEmail(addressee: Addressee, link: string): EmailContent {
     after: [
       'If these attempts were not yours, someone may be guessing your password: once you are back in, consider choosing a new one.',
     ],
+  });
+}
+
+/**
+ * Sent once, when the account's wrong codes reach their cap (services/one-time-codes.ts), and again
+ * with a new link when the member asks for an unlock link while codes are paused.
+ */
+export function codesPausedEmail(unlockHref: string, publicOrigin: string): EmailContent {
+  return compose(`Sign-in codes for your ${PRODUCT_NAME} account are paused`, {
+    greeting: GREETING,
+    before: [
+      `Too many wrong codes were entered to sign in to your ${PRODUCT_NAME} account, so sign-in with codes is paused: we send no more codes and accept none, not even a right one, until you choose a new password or unlock your account.`,
+      'If you entered these codes, unlock your account with this link (valid for 24 hours):',
+    ],
+    link: { href: unlockHref, label: 'Unlock my account' },
+    after: [
+      'If you did not enter them, someone knows your password. Choose a new one at once; that also lets you sign in with codes again:',
+    ],
+    closingLink: {
+      href: siteLink(publicOrigin, 'forgot-password'),
+      label: 'Choose a new password',
+    },
   });
 }

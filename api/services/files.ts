@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { blobs } from '../db/schema.ts';
+import { blobs, users } from '../db/schema.ts';
 import { HOUR, MINUTE, type Clock } from './clock.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 
@@ -17,8 +17,21 @@ export const MAX_FILE_BYTES = 26_214_400;
 export const UPLOAD_ADDRESS_LIFETIME_MS = 10 * MINUTE;
 /** How long a download address works. */
 export const DOWNLOAD_ADDRESS_LIFETIME_MS = 5 * MINUTE;
-/** A file not attached this long after it was asked for is removed. */
-export const UNATTACHED_FILE_LIFETIME_MS = 24 * HOUR;
+/**
+ * A file not attached this long after it was asked for is removed. Ten minutes to upload, then
+ * the rest of the form: an hour is ample, and it bounds how long a file nobody wants holds disk
+ * and the member's quota.
+ */
+export const UNATTACHED_FILE_LIFETIME_MS = HOUR;
+/**
+ * The most a member's files may add up to, in bytes (500 MB): what they have, attached or not,
+ * uploaded or only asked for, and the file they ask to upload. Twenty files at the 25 MB limit;
+ * without it, sign-up being open to all, each account could fill 2.5 GB of storage an hour.
+ */
+export const STORAGE_QUOTA_BYTES = 500 * 1024 * 1024;
+/** The refusal of an upload address past the quota. */
+export const STORAGE_QUOTA_EXCEEDED_MESSAGE =
+  'There is no room for this file: your files may take up at most 500 MB in all. Files not attached to a request are removed after an hour.';
 
 export interface FileDeclaration {
   filename: string;
@@ -43,9 +56,13 @@ export function newStorageKey(): string {
   return `uploads/${randomBytes(24).toString('base64url')}`;
 }
 
+/** Why a member may not have an upload address. */
+export type DirectUploadRefusal = 'storage_quota_exceeded';
+
 /**
- * Records a file the member is about to upload and gets the address to send it to. The row
- * comes first: should storage fail to sign, the unattached row is removed a day later.
+ * Records a file the member is about to upload and gets the address to send it to, unless it
+ * would take their files past {@link STORAGE_QUOTA_BYTES}; then nothing is recorded. The row
+ * comes first: should storage fail to sign, the unattached row is removed an hour later.
  */
 export async function createDirectUpload(
   database: Database,
@@ -53,22 +70,38 @@ export async function createDirectUpload(
   storage: FileStorage,
   userId: number,
   file: FileDeclaration,
-): Promise<DirectUploadAnswer> {
+): Promise<DirectUploadAnswer | DirectUploadRefusal> {
   const now = clock.now();
   const expiresAt = new Date(now.getTime() + UPLOAD_ADDRESS_LIFETIME_MS);
-  const [blob] = await database
-    .insert(blobs)
-    .values({
-      userId,
-      key: newStorageKey(),
-      filename: file.filename,
-      contentType: file.contentType,
-      byteSize: file.byteSize,
-      checksum: file.checksum,
-      createdAt: now,
-    })
-    .returning();
-  if (!blob) throw new Error('Recording a direct upload returned no row.');
+  const blob = await database.transaction(async (transaction) => {
+    // The member's row lock queues their own concurrent asks, so that two cannot both take the
+    // room left for one; `no key update` still lets rows that refer to the member be written.
+    await transaction
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('no key update');
+    const [usage] = await transaction
+      .select({ bytes: sql<number>`coalesce(sum(${blobs.byteSize}), 0)`.mapWith(Number) })
+      .from(blobs)
+      .where(eq(blobs.userId, userId));
+    if ((usage?.bytes ?? 0) + file.byteSize > STORAGE_QUOTA_BYTES) return undefined;
+    const [row] = await transaction
+      .insert(blobs)
+      .values({
+        userId,
+        key: newStorageKey(),
+        filename: file.filename,
+        contentType: file.contentType,
+        byteSize: file.byteSize,
+        checksum: file.checksum,
+        createdAt: now,
+      })
+      .returning();
+    if (!row) throw new Error('Recording a direct upload returned no row.');
+    return row;
+  });
+  if (!blob) return 'storage_quota_exceeded';
   const target = await storage.createUploadTarget(
     {
       key: blob.key,
@@ -156,10 +189,10 @@ export async function attachFiles(
 }
 
 /**
- * Removes up to `batchSize` files that nobody attached within a day of asking for their upload
- * address: the rows, then the stored files, in one transaction, so that a file is never attached
- * after its content is gone (a concurrent attach waits for the row lock, then finds no row).
- * Resolves to the number removed.
+ * Removes up to `batchSize` files that nobody attached within an hour
+ * ({@link UNATTACHED_FILE_LIFETIME_MS}) of asking for their upload address: the rows, then the
+ * stored files, in one transaction, so that a file is never attached after its content is gone
+ * (a concurrent attach waits for the row lock, then finds no row). Resolves to the number removed.
  */
 export async function removeUnattachedFiles(
   database: Database,

@@ -2,6 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { companies, oneTimeCodes, sessions, users, type Session, type User } from '../db/schema.ts';
+import { codesPausedEmail, unlockLink } from './account-emails.ts';
+import { issueAccountToken } from './account-tokens.ts';
 import { HOUR, type Clock } from './clock.ts';
 import {
   generateOneTimeCode,
@@ -9,14 +11,16 @@ import {
   isOneTimeCodeUsable,
   looksLikeOneTimeCode,
   normaliseOneTimeCodeInput,
+  ONE_TIME_CODE_FAILURES_WINDOW_MS,
   ONE_TIME_CODE_LIFETIME_MS,
   ONE_TIME_CODE_MAX_FAILED_ATTEMPTS,
+  ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT,
   ONE_TIME_CODE_WINDOW_MS,
   oneTimeCodeMatches,
   oneTimeCodeText,
   resendVerdict,
 } from './one-time-codes.ts';
-import { enqueueText } from './outbox.ts';
+import { enqueueEmail, enqueueText } from './outbox.ts';
 import { phoneLastDigits } from './phone-numbers.ts';
 import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
 
@@ -204,16 +208,62 @@ export interface MfaRequestContext {
   mfaVerified: boolean;
 }
 
+/**
+ * Emails the notice that the account's codes are paused, with a new unlock link (which voids an
+ * older one). Run it in the transaction that paused them (or found them paused), so that the
+ * email exists exactly when the pause does.
+ */
+export async function emailCodesPausedNotice(
+  transaction: Database,
+  user: Pick<User, 'id' | 'email'>,
+  now: Date,
+  publicOrigin: string,
+): Promise<void> {
+  const token = await issueAccountToken(transaction, user.id, 'unlock', now);
+  await enqueueEmail(
+    transaction,
+    user.email,
+    codesPausedEmail(unlockLink(publicOrigin, token), publicOrigin),
+    now,
+  );
+}
+
+/**
+ * Lifts the pause on a user's codes and forgets the wrong codes counted towards it, by deleting
+ * the user's codes. For a password reset and an unlock link, which prove that the member reads
+ * the account's email and which end every session (so no code of theirs is still of use).
+ */
+export async function resumeOneTimeCodes(
+  transaction: Database,
+  userId: number,
+  now: Date,
+): Promise<void> {
+  await transaction
+    .update(users)
+    .set({ mfaCodesPausedAt: null, updatedAt: now })
+    .where(eq(users.id, userId));
+  await transaction.delete(oneTimeCodes).where(eq(oneTimeCodes.userId, userId));
+}
+
+/**
+ * The refusal of every code request and every code, the right one too, while the account's codes
+ * are paused: what happened and the two ways out.
+ */
+export const CODES_PAUSED_MESSAGE =
+  'Too many wrong codes were entered. Codes are paused for your account until you reset your password or use the unlock link we have emailed you.';
+
 export type SendCodeResult =
   | { sent: true; phone: string; purpose: 'enroll' | 'verify' }
   | { sent: false; reason: 'no_phone' }
+  | { sent: false; reason: 'codes_paused' }
   | { sent: false; reason: 'too_soon' | 'hourly_limit'; retryAfterSeconds: number };
 
 /**
  * POST /mfa/send-otp: texts a new code for this session to the pending number (enrollment) or
  * the enrolled phone (verification), voiding the session's older codes. In one transaction under
  * the user's row lock, so that concurrent requests cannot exceed the resend limits, and the text
- * is written to the outbox exactly when the code exists.
+ * is written to the outbox exactly when the code exists. Nothing is sent while the account's codes
+ * are paused.
  */
 export async function sendMfaCode(
   database: Database,
@@ -227,20 +277,29 @@ export async function sendMfaCode(
       .from(users)
       .where(eq(users.id, context.userId))
       .for('update');
+    if (user?.mfaCodesPausedAt) return { sent: false, reason: 'codes_paused' };
     const target = user ? codeTarget(user, context.mfaVerified) : null;
     if (!target) return { sent: false, reason: 'no_phone' };
 
-    const windowStart = new Date(now.getTime() - ONE_TIME_CODE_WINDOW_MS);
-    // Older codes are long expired and no longer count against any limit.
+    // Older codes are long expired and no longer count against any limit, not even the cap on
+    // the account's wrong codes.
     await transaction
       .delete(oneTimeCodes)
       .where(
-        and(eq(oneTimeCodes.userId, context.userId), lte(oneTimeCodes.createdAt, windowStart)),
+        and(
+          eq(oneTimeCodes.userId, context.userId),
+          lte(oneTimeCodes.createdAt, new Date(now.getTime() - ONE_TIME_CODE_FAILURES_WINDOW_MS)),
+        ),
       );
     const recent = await transaction
       .select({ createdAt: oneTimeCodes.createdAt })
       .from(oneTimeCodes)
-      .where(eq(oneTimeCodes.userId, context.userId))
+      .where(
+        and(
+          eq(oneTimeCodes.userId, context.userId),
+          gt(oneTimeCodes.createdAt, new Date(now.getTime() - ONE_TIME_CODE_WINDOW_MS)),
+        ),
+      )
       .orderBy(desc(oneTimeCodes.createdAt));
     const verdict = resendVerdict(
       recent.map((row) => row.createdAt),
@@ -269,59 +328,59 @@ export async function sendMfaCode(
   });
 }
 
-export type VerifyCodeResult = { verified: true; mfaToken: string } | { verified: false };
+export type VerifyCodeResult =
+  | { verified: true; mfaToken: string }
+  | { verified: false; reason: 'invalid_code' | 'codes_paused' };
+
+const INVALID_CODE: VerifyCodeResult = { verified: false, reason: 'invalid_code' };
+const CODES_PAUSED: VerifyCodeResult = { verified: false, reason: 'codes_paused' };
 
 /**
  * POST /mfa/verify: checks `otp` against the newest code of this session. A wrong code counts a
- * try (5 void it); the right one, unused and unexpired, is spent in one conditional statement
- * (of two concurrent uses only one wins), enrolls its number if it was sent for enrollment, and
- * marks the session verified with a fresh mfa token, of which only the SHA-256 is kept.
+ * try (5 void it, and {@link ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT} across the account's
+ * codes pause them all); the right one, unused and unexpired, is spent in one conditional
+ * statement (of two concurrent uses only one wins), enrolls its number if it was sent for
+ * enrollment, and marks the session verified with a fresh mfa token, of which only the SHA-256
+ * is kept. While the account's codes are paused every code is refused, the right one too. All of
+ * it under the user's row lock, so that concurrent wrong codes are counted exactly and the pause
+ * is emailed once.
  */
 export async function verifyMfaCode(
   database: Database,
   clock: Clock,
   context: MfaRequestContext,
   otp: string,
+  publicOrigin: string,
 ): Promise<VerifyCodeResult> {
   const now = clock.now();
   const candidate = normaliseOneTimeCodeInput(otp);
-  const [code] = await database
-    .select()
-    .from(oneTimeCodes)
-    .where(and(eq(oneTimeCodes.sessionId, context.sessionId), isNull(oneTimeCodes.usedAt)))
-    .orderBy(desc(oneTimeCodes.id))
-    .limit(1);
-  if (!code || !isOneTimeCodeUsable(code, now)) return { verified: false };
-  // Not a code at all (a typo such as five digits): refused without spending a try.
-  if (!looksLikeOneTimeCode(candidate)) return { verified: false };
-
-  if (!oneTimeCodeMatches(candidate, code.codeHash)) {
-    await database
-      .update(oneTimeCodes)
-      .set({ failedAttempts: sql`${oneTimeCodes.failedAttempts} + 1` })
-      .where(
-        and(
-          eq(oneTimeCodes.id, code.id),
-          isNull(oneTimeCodes.usedAt),
-          lt(oneTimeCodes.failedAttempts, ONE_TIME_CODE_MAX_FAILED_ATTEMPTS),
-        ),
-      );
-    return { verified: false };
-  }
-
   return database.transaction(async (transaction): Promise<VerifyCodeResult> => {
     const [user] = await transaction
       .select()
       .from(users)
       .where(eq(users.id, context.userId))
       .for('update');
-    if (!user) return { verified: false };
+    if (!user) return INVALID_CODE;
+    if (user.mfaCodesPausedAt) return CODES_PAUSED;
+    const [code] = await transaction
+      .select()
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.sessionId, context.sessionId), isNull(oneTimeCodes.usedAt)))
+      .orderBy(desc(oneTimeCodes.id))
+      .limit(1);
+    if (!code || !isOneTimeCodeUsable(code, now)) return INVALID_CODE;
+    // Not a code at all (a typo such as five digits): refused without spending a try.
+    if (!looksLikeOneTimeCode(candidate)) return INVALID_CODE;
+    if (!oneTimeCodeMatches(candidate, code.codeHash)) {
+      return countWrongCode(transaction, user, code.id, now, publicOrigin);
+    }
+
     if (code.purpose === 'enroll' && hasEnrolledMfa(user) && !context.mfaVerified) {
       // Another session enrolled a phone since this code was sent: replacing it takes a
       // session verified with that phone.
-      return { verified: false };
+      return INVALID_CODE;
     }
-    if (code.purpose === 'verify' && user.mfaPhone !== code.phone) return { verified: false };
+    if (code.purpose === 'verify' && user.mfaPhone !== code.phone) return INVALID_CODE;
 
     const [spent] = await transaction
       .update(oneTimeCodes)
@@ -335,7 +394,7 @@ export async function verifyMfaCode(
         ),
       )
       .returning({ id: oneTimeCodes.id });
-    if (!spent) return { verified: false };
+    if (!spent) return INVALID_CODE;
 
     if (code.purpose === 'enroll') {
       await transaction
@@ -350,4 +409,46 @@ export async function verifyMfaCode(
       .where(eq(sessions.id, context.sessionId));
     return { verified: true, mfaToken };
   });
+}
+
+/**
+ * Counts a wrong try on the code, then against the account: the codes sent in the last 24 hours
+ * hold its wrong tries, and reaching the cap pauses the account's codes and emails the member
+ * (once: the pause stops every later try before it is counted).
+ */
+async function countWrongCode(
+  transaction: Database,
+  user: Pick<User, 'id' | 'email'>,
+  codeId: number,
+  now: Date,
+  publicOrigin: string,
+): Promise<VerifyCodeResult> {
+  await transaction
+    .update(oneTimeCodes)
+    .set({ failedAttempts: sql`${oneTimeCodes.failedAttempts} + 1` })
+    .where(
+      and(
+        eq(oneTimeCodes.id, codeId),
+        isNull(oneTimeCodes.usedAt),
+        lt(oneTimeCodes.failedAttempts, ONE_TIME_CODE_MAX_FAILED_ATTEMPTS),
+      ),
+    );
+  const [counted] = await transaction
+    .select({ failures: sql<number>`coalesce(sum(${oneTimeCodes.failedAttempts}), 0)::integer` })
+    .from(oneTimeCodes)
+    .where(
+      and(
+        eq(oneTimeCodes.userId, user.id),
+        gt(oneTimeCodes.createdAt, new Date(now.getTime() - ONE_TIME_CODE_FAILURES_WINDOW_MS)),
+      ),
+    );
+  if ((counted?.failures ?? 0) < ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT) {
+    return INVALID_CODE;
+  }
+  await transaction
+    .update(users)
+    .set({ mfaCodesPausedAt: now, updatedAt: now })
+    .where(eq(users.id, user.id));
+  await emailCodesPausedNotice(transaction, user, now, publicOrigin);
+  return CODES_PAUSED;
 }

@@ -11,6 +11,7 @@ import {
 } from './account-tokens.ts';
 import type { Clock } from './clock.ts';
 import { UNLOCKED_STATE } from './lockout.ts';
+import { resumeOneTimeCodes } from './mfa.ts';
 import { enqueueEmail } from './outbox.ts';
 import { checkPasswordPolicy, hashPassword } from './passwords.ts';
 import { revokeAllSessions } from './sessions.ts';
@@ -28,7 +29,7 @@ export function requestPasswordReset(
   return withAccountOf(database, clock, email, async (transaction, user, now) => {
     const token = await issueAccountToken(transaction, user.id, 'reset_password', now);
     const link = resetPasswordLink(publicOrigin, token);
-    await enqueueEmail(transaction, user.email, passwordResetEmail(user, link), now);
+    await enqueueEmail(transaction, user.email, passwordResetEmail(link), now);
   });
 }
 
@@ -55,8 +56,9 @@ export type PasswordResetResult =
  * password can try again with the same link.
  *
  * On success, in one transaction: the new argon2id hash, the token spent (and any other reset
- * token voided), every session of the member revoked, a lockout lifted (the link proves the
- * member reads the account's email) and the "password changed" email written to the outbox.
+ * token voided), every session of the member revoked, a lockout and a pause on the codes lifted
+ * (the link proves the member reads the account's email) and the "password changed" email
+ * written to the outbox.
  */
 export async function resetPassword(
   database: Database,
@@ -91,13 +93,9 @@ export async function resetPassword(
       .where(eq(users.id, user.id));
     await voidAccountTokens(transaction, user.id, 'reset_password', now);
     await voidAccountTokens(transaction, user.id, 'unlock', now);
+    await resumeOneTimeCodes(transaction, user.id, now);
     await revokeAllSessions(transaction, user.id, now);
-    await enqueueEmail(
-      transaction,
-      user.email,
-      passwordChangedEmail(user, input.publicOrigin),
-      now,
-    );
+    await enqueueEmail(transaction, user.email, passwordChangedEmail(input.publicOrigin), now);
     return { changed: true };
   });
 }

@@ -22,9 +22,10 @@ const BATCH_SIZE = 100;
 const MAX_BATCHES_PER_PASS = 10;
 
 /**
- * Removes the files nobody attached within a day (docs/PRODUCT.md §7.2.1) in the API process,
- * like the outbox worker: several servers may run one each, as the removal skips rows another
- * is removing.
+ * Removes the files nobody attached within an hour (UNATTACHED_FILE_LIFETIME_MS, files.ts) in
+ * the API process, like the outbox worker: several servers may run one each, as the removal skips
+ * rows another is removing. A pass every 10 minutes keeps an unwanted file, and the room it takes
+ * in its member's quota, at most 10 minutes past its life.
  */
 export function createUnattachedFileSweeper(
   options: UnattachedFileSweeperOptions,

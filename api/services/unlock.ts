@@ -5,6 +5,7 @@ import { unlockEmail, unlockLink } from './account-emails.ts';
 import { issueAccountToken, spendAccountToken, withAccountOf } from './account-tokens.ts';
 import type { Clock } from './clock.ts';
 import { isLocked, UNLOCKED_STATE } from './lockout.ts';
+import { emailCodesPausedNotice, resumeOneTimeCodes } from './mfa.ts';
 import { enqueueEmail } from './outbox.ts';
 import { revokeAllSessions } from './sessions.ts';
 
@@ -15,22 +16,18 @@ import { revokeAllSessions } from './sessions.ts';
  */
 export async function emailUnlockLink(
   transaction: Database,
-  user: Pick<User, 'id' | 'email' | 'name'>,
+  user: Pick<User, 'id' | 'email'>,
   now: Date,
   publicOrigin: string,
 ): Promise<void> {
   const token = await issueAccountToken(transaction, user.id, 'unlock', now);
-  await enqueueEmail(
-    transaction,
-    user.email,
-    unlockEmail(user, unlockLink(publicOrigin, token)),
-    now,
-  );
+  await enqueueEmail(transaction, user.email, unlockEmail(unlockLink(publicOrigin, token)), now);
 }
 
 /**
- * POST /users/unlock: emails a new unlock link when the account of `email` is locked right now,
- * and does nothing otherwise, answering alike either way (see {@link withAccountOf}).
+ * POST /users/unlock: emails a new unlock link when the account of `email` is locked right now or
+ * its codes are paused (with the notice of the one or the other), and does nothing otherwise,
+ * answering alike either way (see {@link withAccountOf}).
  */
 export function requestUnlockLink(
   database: Database,
@@ -39,16 +36,20 @@ export function requestUnlockLink(
   publicOrigin: string,
 ): Promise<void> {
   return withAccountOf(database, clock, email, async (transaction, user, now) => {
-    if (isLocked(user, now)) await emailUnlockLink(transaction, user, now, publicOrigin);
+    if (isLocked(user, now)) {
+      await emailUnlockLink(transaction, user, now, publicOrigin);
+    } else if (user.mfaCodesPausedAt) {
+      await emailCodesPausedNotice(transaction, user, now, publicOrigin);
+    }
   });
 }
 
 /**
  * GET /users/unlock: spends an unlock token, clears the lock and the failure counter of its
- * account and ends the account's sessions, in one transaction. The lock says someone was
- * guessing the password; the link proves the member reads the account's email, so whatever
- * session exists from before starts over with a sign-in. False for a malformed, unknown, used
- * or expired token.
+ * account, lifts a pause on its codes (and forgets its wrong codes) and ends the account's
+ * sessions, in one transaction. The lock or the pause says someone was guessing the password or
+ * the codes; the link proves the member reads the account's email, so whatever session exists
+ * from before starts over with a sign-in. False for a malformed, unknown, used or expired token.
  */
 export function unlockWithToken(database: Database, clock: Clock, token: string): Promise<boolean> {
   const now = clock.now();
@@ -59,6 +60,7 @@ export function unlockWithToken(database: Database, clock: Clock, token: string)
       .update(users)
       .set({ ...UNLOCKED_STATE, updatedAt: now })
       .where(eq(users.id, spent.userId));
+    await resumeOneTimeCodes(transaction, spent.userId, now);
     await revokeAllSessions(transaction, spent.userId, now);
     return true;
   });

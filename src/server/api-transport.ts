@@ -29,7 +29,7 @@ async function connect(): Promise<ApiEndpoint> {
     return { transport: (request) => fetch(request), baseUrl: settings.apiOrigin };
   }
 
-  const { startReferenceApi } = await import('../../api/index.ts');
+  const { startReferenceApi, TrustedProxies } = await import('../../api/index.ts');
   // The AWS SDK is loaded only when the files go to S3.
   const storage = settings.s3
     ? (await import('../../api/services/storage/s3-storage.ts')).createS3Storage(settings.s3)
@@ -46,9 +46,9 @@ async function connect(): Promise<ApiEndpoint> {
     storage,
     storageDir: path.resolve(settings.dataDir, 'storage'),
     storageSecret: storageSecret(),
-    // Only this process calls the embedded API: it is the one proxy in front, and passes on the
-    // visitor's address that scripts/start.mjs worked out.
-    trustedProxies: 1,
+    // Only this process calls the embedded API, with no socket between them: it is the one proxy
+    // in front, and passes on the visitor's address that scripts/start.mjs worked out.
+    trustedProxies: TrustedProxies.thisProcess,
   });
   // Its outbox worker finishes the message in flight and the database closes once the last
   // request has been answered.

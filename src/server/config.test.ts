@@ -12,6 +12,24 @@ describe('the web configuration', () => {
     });
   });
 
+  it('seeds no demo accounts for production unless the setting names them', () => {
+    for (const production of [
+      { PUBLIC_ORIGIN: 'https://portal.example' },
+      { HOST: '0.0.0.0', ALLOW_INSECURE_HTTP: 'true' },
+    ]) {
+      expect(parseConfig(production)).toMatchObject({
+        servesProduction: true,
+        seedDemoData: false,
+        outboxViewer: false,
+      });
+      expect(parseConfig({ ...production, SEED_DEMO_DATA: 'true' }).seedDemoData).toBe(true);
+    }
+    expect(parseConfig({ PUBLIC_ORIGIN: 'http://127.0.0.1:4321' })).toMatchObject({
+      servesProduction: false,
+      seedDemoData: true,
+    });
+  });
+
   it('uses Secure cookies when the public origin is https', () => {
     expect(parseConfig({ PUBLIC_ORIGIN: 'https://portal.example' }).secureCookies).toBe(true);
   });
@@ -30,10 +48,19 @@ describe('the web configuration', () => {
     expect(parseConfig({ ALLOW_INSECURE_HTTP: 'false' }).allowInsecureHttp).toBe(false);
   });
 
-  it('counts the trusted proxies, none unless told', () => {
-    expect(parseConfig({}).trustedProxies).toBe(0);
-    expect(parseConfig({ TRUSTED_PROXIES: '2' }).trustedProxies).toBe(2);
-    expect(() => parseConfig({ TRUSTED_PROXIES: 'yes' })).toThrow(/TRUSTED_PROXIES must be/);
+  it('trusts the proxies listed by address or network, none unless told', () => {
+    expect(parseConfig({}).trustedProxies.trusts('127.0.0.1')).toBe(false);
+    const { trustedProxies } = parseConfig({ TRUSTED_PROXIES: '10.0.0.0/8,::1' });
+    expect(trustedProxies.trusts('10.0.0.7')).toBe(true);
+    expect(trustedProxies.trusts('::1')).toBe(true);
+    expect(trustedProxies.trusts('192.0.2.1')).toBe(false);
+    expect(() => parseConfig({ TRUSTED_PROXIES: 'yes' })).toThrow(/TRUSTED_PROXIES must list/);
+  });
+
+  it('refuses the number of proxies TRUSTED_PROXIES once took, rather than trust on it', () => {
+    expect(() => parseConfig({ TRUSTED_PROXIES: '2' })).toThrow(
+      /TRUSTED_PROXIES must list the proxies' addresses or networks.*not a number of proxies/,
+    );
   });
 
   it('names every wrong variable in one message', () => {

@@ -6,10 +6,12 @@ import {
   millisecondsSetting,
   parseSettings,
   portSetting,
+  servesProduction,
   smtpUrlSetting,
   storageSecretSetting,
   trustedProxiesSetting,
 } from '../../api/settings.ts';
+import type { TrustedProxies } from '../../api/http/trusted-proxies.ts';
 import { INTERNAL_COMPANY_NAMES } from '../../api/db/internal-companies.ts';
 import { logLevels } from '../../api/logger.ts';
 import { builtCommit } from './built-commit.ts';
@@ -50,7 +52,8 @@ const environmentSchema = z.object({
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().default('./data'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  SEED_DEMO_DATA: booleanSetting(true),
+  // Unset: on for a server only this machine reaches, off for production (servesProduction).
+  SEED_DEMO_DATA: booleanSetting(undefined),
   PRODUCTION_WEB_ORIGINS: originList,
   PRODUCTION_API_ORIGINS: originList,
   KIT_GALLERY: booleanSetting(false),
@@ -79,14 +82,17 @@ export interface WebConfig {
   readonly secureCookies: boolean;
   /** The operator's explicit consent to serve other machines over plain HTTP. */
   readonly allowInsecureHttp: boolean;
-  /** Proxies in front of this server that append to `X-Forwarded-For` (docs/PRODUCT.md §11). */
-  readonly trustedProxies: number;
+  /** Proxies whose `X-Forwarded-For` this server believes (docs/PRODUCT.md §11.3). */
+  readonly trustedProxies: TrustedProxies;
   /** Set: call that API over HTTP. Unset: the embedded reference API, in-process. */
   readonly apiOrigin: string | undefined;
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly sessionSecret: string | undefined;
+  /** Seed the demo accounts: SEED_DEMO_DATA, else on unless serving for production. */
   readonly seedDemoData: boolean;
+  /** Reached over https or by other machines (api/settings.ts `servesProduction`). */
+  readonly servesProduction: boolean;
   readonly productionWebOrigins: readonly string[];
   readonly productionApiOrigins: readonly string[];
   readonly kitGallery: boolean;
@@ -123,6 +129,7 @@ export interface MonitoringSettings {
 export function parseConfig(environment: Record<string, string | undefined>): WebConfig {
   const env = parseSettings(environmentSchema, environment);
   const publicOrigin = env.PUBLIC_ORIGIN ? new URL(env.PUBLIC_ORIGIN).origin : undefined;
+  const production = servesProduction(publicOrigin, env.HOST);
   return {
     host: env.HOST,
     port: env.PORT,
@@ -134,7 +141,8 @@ export function parseConfig(environment: Record<string, string | undefined>): We
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR,
     sessionSecret: env.SESSION_SECRET,
-    seedDemoData: env.SEED_DEMO_DATA,
+    seedDemoData: env.SEED_DEMO_DATA ?? !production,
+    servesProduction: production,
     productionWebOrigins: env.PRODUCTION_WEB_ORIGINS,
     productionApiOrigins: env.PRODUCTION_API_ORIGINS,
     kitGallery: env.KIT_GALLERY || env.NODE_ENV === 'development',

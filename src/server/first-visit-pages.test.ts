@@ -167,6 +167,17 @@ describe('FirstVisitPages', () => {
     expect(copy.body).toBe(page(token));
   });
 
+  it('keeps one page a path, whatever Host the visits name', async () => {
+    await visit(`${origin}/sign-in`, { host: 'made-up-0.example' });
+    const copies = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        visit(`${origin}/sign-in`, { host: `made-up-${index + 1}.example` }),
+      ),
+    );
+    expect(server.renders).toBe(1);
+    expect(copies.every(({ headers }) => headers['content-encoding'] === 'gzip')).toBe(true);
+  });
+
   it('renders every visit that is not a plain first one', async () => {
     await visit(`${origin}/sign-in`);
     const rendered = [

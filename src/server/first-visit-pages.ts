@@ -101,7 +101,9 @@ export class FirstVisitPages {
   /** The visit's page and its anonymous token, if it is a first visit to a page kept here. */
   #firstVisit(request: IncomingMessage): { key: string; token?: string } | undefined {
     if (request.method !== 'GET' || !request.url || !this.#paths.has(request.url)) return undefined;
-    const key = `${request.headers.host ?? ''} ${request.url}`;
+    // By path alone: the page names no host, and a key the client writes would grow without
+    // bound. At most one page a path is kept.
+    const key = request.url;
     const cookie = request.headers.cookie;
     if (cookie === undefined) return { key };
     // Only the XSRF cookie, with a token of ours for nobody signed in: the page reuses it.

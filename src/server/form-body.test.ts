@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formBodyLimitBytes, uploadBodyLimitBytes } from '../routes';
-import { BodyTooLargeError, postedForm, submittedField } from './form-body';
+import { postedForm, submittedField } from './form-body';
+import { BodyTooLargeError } from './request-bodies';
 
 const formType = { 'content-type': 'application/x-www-form-urlencoded' };
 

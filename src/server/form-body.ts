@@ -1,9 +1,5 @@
 import { formBodyLimitBytes } from '../routes';
-
-/** A request body longer than its route takes (answered 413 by the bodyLimit middleware). */
-export class BodyTooLargeError extends Error {
-  override name = 'BodyTooLargeError';
-}
+import { BodyTooLargeError, isBodyTooLarge } from './request-bodies';
 
 const formTypes = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 const forms = new WeakMap<Request, Promise<FormData | undefined>>();
@@ -46,7 +42,8 @@ async function readForm(
 
 /**
  * A request body, read whole but never past `limit` bytes: crossing it throws
- * {@link BodyTooLargeError} at once, whatever length the request declared.
+ * {@link BodyTooLargeError} at once, whatever length the request declared, as does a body the
+ * entry point cut at its own count.
  */
 export async function readAtMost(
   stream: ReadableStream<Uint8Array> | null,
@@ -57,7 +54,9 @@ export async function readAtMost(
   const reader = stream.getReader();
   let length = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((error: unknown) => {
+      throw isBodyTooLarge(error) ? new BodyTooLargeError(String(error)) : error;
+    });
     if (done) return new Blob(chunks);
     length += value.byteLength;
     if (length > limit) {

@@ -1,5 +1,6 @@
 import type { AstroCookies } from 'astro';
 import { cookieName, cookieOptions } from './cookies';
+import { parseSessionCookie, sessionCookieValue } from './session-cookie';
 import { issueXsrfCookie } from './xsrf';
 
 /** The MFA step a signed-in browser is in, if any (docs/PRODUCT.md §4). */
@@ -39,16 +40,12 @@ export function hasPendingMfaStep(session: WebSession): boolean {
   return session.mfaStep === 'verification-required';
 }
 
-// The session cookie holds `<expiry in epoch ms>.<token>`; tokens are base64url, so no dot.
-const sessionValuePattern = /^(\d{1,16})\.([A-Za-z0-9_-]{16,512})$/;
-
 export function readSession(cookies: AstroCookies): WebSession {
-  const match = sessionValuePattern.exec(cookies.get(cookieName('session'))?.value ?? '');
-  if (!match?.[1] || !match[2]) return emptySession;
+  const session = parseSessionCookie(cookies.get(cookieName('session'))?.value);
+  if (!session) return emptySession;
   const mfaStep = cookies.get(cookieName('mfaStep'))?.value;
   return {
-    token: match[2],
-    expiresAt: new Date(Number(match[1])),
+    ...session,
     mfaToken: cookies.get(cookieName('mfaToken'))?.value || undefined,
     mfaStep: mfaSteps.find((step) => step === mfaStep),
   };
@@ -75,7 +72,7 @@ export function startSession(
   removeSessionCookies(context.cookies);
   context.cookies.set(
     cookieName('session'),
-    `${expiresAt.getTime()}.${token}`,
+    sessionCookieValue({ token, expiresAt }),
     cookieOptions({ maxAge: secondsUntil(expiresAt) }),
   );
   context.locals.session = { ...emptySession, token, expiresAt };

@@ -15,7 +15,7 @@ import { randomClientAddress, startTestApi, uniqueEmail, type TestApi } from './
 let api: TestApi;
 
 beforeAll(async () => {
-  api = await startTestApi({ trustedProxies: 1 });
+  api = await startTestApi();
 });
 
 afterAll(async () => {

@@ -27,7 +27,7 @@ import {
 let api: TestApi;
 
 beforeAll(async () => {
-  api = await startTestApi({ trustedProxies: 1 });
+  api = await startTestApi();
 });
 
 afterAll(async () => {

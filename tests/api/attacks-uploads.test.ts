@@ -139,3 +139,50 @@ describe('an upload body', () => {
     }
   });
 });
+
+describe('a file that a browser could run as the portal’s script, style or page', () => {
+  /** Uploads a file declared `contentType`, attaches it, and fetches it by its download address. */
+  async function uploadedAndServed(filename: string, contentType: string, body: string) {
+    const upload = await requestDirectUpload(api, token, { filename, contentType, content: body });
+    expect((await putUpload(api, upload, body)).status).toBe(204);
+    const created = await api.call('POST', '/api/v1/requests', {
+      token,
+      body: { request: { category_id: 'travel', title: 'A file', attachment_ids: [upload.id] } },
+    });
+    expect(created.status).toBe(201);
+    const download = (await (
+      await api.call('GET', `/api/v1/attachments/${upload.id}`, { token })
+    ).json()) as { url: string };
+    expect(new URL(download.url).pathname).toMatch(/^\/storage\/files\//);
+    return api.app.request(download.url);
+  }
+
+  it.each([
+    ['steal.js', 'text/javascript', 'fetch("/api/v1/users/current").then(console.log)'],
+    ['page.html', 'text/html', '<script>alert(document.domain)</script>'],
+    ['image.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
+    ['look.css', 'text/css', 'body { background: url(/api/v1/users/current) }'],
+  ])(
+    '%s declared %s is served as application/octet-stream, nosniff, as an attachment, sandboxed',
+    async (filename, contentType, body) => {
+      const served = await uploadedAndServed(filename, contentType, body);
+
+      expect(served.status).toBe(200);
+      expect(served.headers.get('Content-Type')).toBe('application/octet-stream');
+      expect(served.headers.get('X-Content-Type-Options')).toBe('nosniff');
+      expect(served.headers.get('Content-Disposition')).toBe(
+        `attachment; filename="${filename}"; filename*=UTF-8''${filename}`,
+      );
+      expect(served.headers.get('Content-Security-Policy')).toBe("default-src 'none'; sandbox");
+      expect(await served.text()).toBe(body);
+    },
+  );
+
+  it('declared image/png keeps its type, with nosniff, as an attachment', async () => {
+    const served = await uploadedAndServed('receipt.png', 'image/png', '\x89PNG\r\n\x1a\n');
+
+    expect(served.headers.get('Content-Type')).toBe('image/png');
+    expect(served.headers.get('X-Content-Type-Options')).toBe('nosniff');
+    expect(served.headers.get('Content-Disposition')).toMatch(/^attachment; /);
+  });
+});

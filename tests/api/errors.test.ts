@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiApp } from '../../api/app.ts';
 import type { Database } from '../../api/db/client.ts';
+import { TrustedProxies } from '../../api/http/trusted-proxies.ts';
 import { logger } from '../../api/logger.ts';
 import {
   jsonRequest,
@@ -153,7 +154,7 @@ describe('internal errors', () => {
       const app = createApiApp({
         db: brokenDatabase,
         clock: api.clock,
-        trustedProxies: 0,
+        trustedProxies: TrustedProxies.none,
         publicOrigin: TEST_PUBLIC_ORIGIN,
         outboxViewer: false,
         storage: api.storage,
@@ -195,7 +196,7 @@ describe('internal errors', () => {
       const app = createApiApp({
         db: awayDatabase,
         clock: api.clock,
-        trustedProxies: 0,
+        trustedProxies: TrustedProxies.none,
         publicOrigin: TEST_PUBLIC_ORIGIN,
         outboxViewer: false,
         storage: api.storage,
@@ -226,7 +227,7 @@ describe('internal errors', () => {
       const app = createApiApp({
         db: brokenDatabase,
         clock: api.clock,
-        trustedProxies: 0,
+        trustedProxies: TrustedProxies.none,
         publicOrigin: TEST_PUBLIC_ORIGIN,
         outboxViewer: false,
         storage: api.storage,

@@ -134,7 +134,7 @@ describe('the unlock email', () => {
       sentAt: null,
     });
     const token = tokenFromLink(email?.textBody ?? '', 'unlock');
-    expect(email?.textBody).toContain('Hello Robin,');
+    expect(email?.textBody).toContain('Hello,');
     expect(email?.htmlBody).toContain(`href="${TEST_PUBLIC_ORIGIN}/unlock/${token}"`);
   });
 

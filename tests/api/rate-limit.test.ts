@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitBuckets } from '../../api/db/schema.ts';
 import { rateLimitKey } from '../../api/http/client-address.ts';
+import { TrustedProxies } from '../../api/http/trusted-proxies.ts';
 import { MINUTE } from '../../api/services/clock.ts';
 import { SIGN_IN_PER_IP, windowStartFor } from '../../api/services/rate-limits.ts';
 import {
@@ -16,7 +17,7 @@ describe('sign-in rate limit per client address', () => {
   let api: TestApi;
 
   beforeAll(async () => {
-    api = await startTestApi({ trustedProxies: 1 });
+    api = await startTestApi({ trustedProxies: TrustedProxies.thisProcess });
   });
 
   afterAll(async () => {
@@ -95,7 +96,7 @@ describe('sign-in rate limit without a trusted proxy', () => {
   let api: TestApi;
 
   beforeAll(async () => {
-    api = await startTestApi({ trustedProxies: 0 });
+    api = await startTestApi({ trustedProxies: TrustedProxies.none });
   });
 
   afterAll(async () => {

@@ -313,7 +313,7 @@ describe('GET /storage/files/{token}', () => {
     expect(response.headers.get('Content-Disposition')).toBe(
       `attachment; filename="R_sum_ _final__v2_.html"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%22final%22%5Cv2%3B.html`,
     );
-    expect(response.headers.get('Content-Type')).toBe('text/html');
+    expect(response.headers.get('Content-Type')).toBe('application/octet-stream');
     expect(response.headers.get('Content-Security-Policy')).toContain('sandbox');
   });
 

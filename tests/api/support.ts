@@ -18,6 +18,7 @@ import {
   type User,
 } from '../../api/db/schema.ts';
 import { createMovableClock, type MovableClock } from '../../api/services/clock.ts';
+import { TrustedProxies } from '../../api/http/trusted-proxies.ts';
 import { hashPassword } from '../../api/services/passwords.ts';
 import type { FileStorage } from '../../api/services/storage/file-storage.ts';
 import { LocalFileStorage } from '../../api/services/storage/local-storage.ts';
@@ -173,7 +174,11 @@ export function jsonRequest(body: unknown, headers: Record<string, string> = {})
 }
 
 export interface TestApiOptions {
-  trustedProxies?: number;
+  /**
+   * Default {@link TrustedProxies.thisProcess}: the tests call the app in-process, as the web
+   * server calls its embedded API, and write the client's address in `X-Forwarded-For`.
+   */
+  trustedProxies?: TrustedProxies;
   outboxViewer?: boolean;
   /** Another storage driver than the local one. */
   storage?: FileStorage;
@@ -195,7 +200,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const app = createApiApp({
     db,
     clock,
-    trustedProxies: options.trustedProxies ?? 1,
+    trustedProxies: options.trustedProxies ?? TrustedProxies.thisProcess,
     publicOrigin: TEST_PUBLIC_ORIGIN,
     outboxViewer: options.outboxViewer ?? false,
     storage,

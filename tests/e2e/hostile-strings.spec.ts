@@ -126,16 +126,18 @@ const CONCURRENCY = 8;
  */
 const STRINGS_PER_MEMBER = 30;
 
-// A server of this file's own in each worker that runs its tests, trusting one proxy: each
-// sign-up comes from an address of its own (X-Forwarded-For), so the per-address limits of
-// docs/PRODUCT.md §11.3 count each apart and nobody else's limits are spent. The tests share
-// nothing but the list, so they run in parallel. It logs only warnings: a line per request is
-// not under test, and tens of thousands of them cost the server time.
+// A server of this file's own in each worker that runs its tests, trusting loopback (the tests)
+// as its proxy: each sign-up comes from an address of its own (X-Forwarded-For), so the
+// per-address limits of docs/PRODUCT.md §11.3 count each apart and nobody else's limits are
+// spent. The tests share nothing but the list, so they run in parallel. It logs only warnings: a
+// line per request is not under test, and tens of thousands of them cost the server time.
 const test = base.extend<{ portalOrigin: string }, { portal: PortalServer }>({
   portal: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
     async ({}, use) => {
-      const server = await startPortalServer({ env: { TRUSTED_PROXIES: '1', LOG_LEVEL: 'warn' } });
+      const server = await startPortalServer({
+        env: { TRUSTED_PROXIES: 'loopback', LOG_LEVEL: 'warn' },
+      });
       await use(server);
       await server.stop();
     },

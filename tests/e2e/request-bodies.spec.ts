@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { newFormVisitor } from './support/forms';
+import { anonymousVisitor, newSignedInMember } from './support/http-visitor';
 
 /**
  * Sends only the head of a request that declares a body of `length` bytes, and returns the
@@ -25,6 +26,44 @@ function statusForDeclaredLength(origin: string, path: string, length: number): 
     );
   });
 }
+
+/**
+ * Sends the head of a chunked request and its first chunk, never the rest, and returns the head
+ * of the answer: a server that reads the body before it answers never answers.
+ */
+function answerBeforeBodyEnds(
+  origin: string,
+  path: string,
+  headers: Record<string, string>,
+  patienceMs = 10_000,
+): Promise<string> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    socket.setTimeout(patienceMs, () => {
+      socket.destroy();
+      reject(new Error(`No answer within ${patienceMs} ms`));
+    });
+    socket.once('error', reject);
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1');
+      if (!answer.includes('\r\n\r\n')) return;
+      resolve(answer.split('\r\n\r\n')[0] ?? '');
+      socket.destroy();
+    });
+    const head = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    const firstChunk = `--form\r\nContent-Disposition: form-data; name="title"\r\n\r\nHello\r\n`;
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nOrigin: ${origin}\r\n${head}` +
+        `Transfer-Encoding: chunked\r\n\r\n${firstChunk.length.toString(16)}\r\n${firstChunk}\r\n`,
+    );
+  });
+}
+
+const multipart = 'multipart/form-data; boundary=form';
 
 test('a form post declaring 200 MB is refused at once, before any of it is read', async ({
   baseURL,
@@ -81,6 +120,81 @@ test('a form sent in chunks is refused once it grows larger than a form takes', 
   expect(response.status).toBe(413);
   expect(await response.text()).toContain('larger than this page takes');
   await visitor.dispose();
+});
+
+test('a post without a session declaring 20 MB to a page that takes files is refused at once', async ({
+  baseURL,
+}) => {
+  const origin = baseURL ?? '';
+  for (const path of ['/dashboard', '/requests/1', '/requests/category/1']) {
+    expect(await statusForDeclaredLength(origin, `${path}?_action=requests.create`, 20e6)).toBe(
+      'HTTP/1.1 413 Payload Too Large',
+    );
+  }
+});
+
+test('a post without a session to a page only members see goes to sign in, its body unread', async ({
+  baseURL,
+}) => {
+  const origin = baseURL ?? '';
+  const visitor = await anonymousVisitor(origin);
+  const answer = await answerBeforeBodyEnds(origin, '/dashboard?_action=requests.create', {
+    cookie: visitor.cookieHeader(),
+    'content-type': multipart,
+  });
+  expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 303 See Other');
+  expect(answer).toMatch(/\r\nlocation: \/sign-in\r\n/i);
+});
+
+test('a member may send a page that takes files more than a form, and it is read', async ({
+  baseURL,
+}) => {
+  const origin = baseURL ?? '';
+  const member = await newSignedInMember(origin);
+  // The member's post is read in full (no answer before its end), unlike a stranger's above.
+  await expect(
+    answerBeforeBodyEnds(
+      origin,
+      '/dashboard?_action=requests.create',
+      { cookie: member.cookieHeader(), 'content-type': multipart },
+      3_000,
+    ),
+  ).rejects.toThrow('No answer within 3000 ms');
+});
+
+test('an action call sent in chunks is cut at the form limit with 413, not read whole', async ({
+  baseURL,
+}) => {
+  const origin = baseURL ?? '';
+  const visitor = await anonymousVisitor(origin);
+  const chunk = new TextEncoder().encode(`email=${'a'.repeat(64 * 1024)}&`);
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      // 5 MB, then the end: the size is known only by reading.
+      if (sent >= 80) {
+        controller.enqueue(new TextEncoder().encode('password=x'));
+        controller.close();
+        return;
+      }
+      sent += 1;
+      controller.enqueue(chunk);
+    },
+  });
+  const response = await fetch(`${origin}/_actions/auth.signIn/`, {
+    method: 'POST',
+    headers: {
+      // Answered before it is all sent: a connection no other test should be handed next.
+      connection: 'close',
+      origin,
+      cookie: visitor.cookieHeader(),
+      'x-xsrf-token': visitor.xsrfToken(),
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  expect(response.status).toBe(413);
 });
 
 test('a form of ordinary size still goes through', async ({ baseURL }) => {

@@ -69,7 +69,15 @@ test('every page has one Content-Security-Policy, with the hashes and every rule
     expect(response.headers()['content-type'], path).toContain('text/html');
     const policy = onlyPolicyOf(response);
     expect(Object.fromEntries(policy), path).toMatchObject(everyPageRule);
-    expect(policy.get('script-src'), path).toMatch(/^'self'( 'sha256-[A-Za-z0-9+/=]+')+$/);
+    // Scripts and styles from the build's folder and the hashes alone, never from anywhere on
+    // the site, where members' files are served too.
+    const builtFiles = `${portal.baseURL}/_astro/`;
+    expect(policy.get('script-src'), path).toMatch(
+      new RegExp(`^${builtFiles}( 'sha256-[A-Za-z0-9+/=]+')+$`),
+    );
+    expect(policy.get('style-src'), path).toMatch(
+      new RegExp(`^${builtFiles}( 'sha256-[A-Za-z0-9+/=]+')+$`),
+    );
     expect(policy.get('default-src'), path).toBe("'self'");
     expect(response.headers()['reporting-endpoints'], path).toBe('csp-endpoint="/csp-reports"');
   }
@@ -346,6 +354,28 @@ test.describe('CSP violations in the browser', () => {
     await expect.poll(() => violations.join('\n')).toContain('style-src-attr refused inline');
     await context.close();
   });
+
+  test('a script or stylesheet from anywhere on the site but the build’s folder is refused', async ({
+    browser,
+  }) => {
+    const { context, page, violations } = await browse(browser, 'signed out', true);
+    await page.goto('/sign-in');
+    // Where members' files are served: whatever a file there claims to be, it never runs here.
+    await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.src = '/storage/files/a-members-file.js';
+      const stylesheet = document.createElement('link');
+      stylesheet.rel = 'stylesheet';
+      stylesheet.href = '/storage/files/a-members-file.css';
+      document.head.append(script, stylesheet);
+    });
+    await expect
+      .poll(() => violations.join('\n'))
+      .toContain('script-src-elem refused http://127.0.0.1');
+    expect(violations.join('\n')).toContain('/storage/files/a-members-file.js');
+    await expect.poll(() => violations.join('\n')).toContain('/storage/files/a-members-file.css');
+    await context.close();
+  });
 });
 
 /** One `Set-Cookie` line, read. */
@@ -425,7 +455,11 @@ for (const scheme of ['http', 'https'] as const) {
     const server =
       scheme === 'https'
         ? await startPortalServer({
-            env: { OUTBOX_VIEWER: 'true', PUBLIC_ORIGIN: 'https://portal.example.com' },
+            env: {
+              OUTBOX_VIEWER: 'true',
+              SEED_DEMO_DATA: 'true',
+              PUBLIC_ORIGIN: 'https://portal.example.com',
+            },
           })
         : portal;
     try {

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startPortalServer } from './support/portal-server';
@@ -32,6 +33,41 @@ test('scripts come precompressed, to be kept for good, and the same once decoded
     expect(Number(headers['content-length'])).toBe(statSync(copy).size);
     expect((await compressed.body()).equals(await plain.body())).toBe(true);
   }
+});
+
+/** A GET naming `host` in its Host header (fetch sends the address's own). */
+function getWithHost(
+  url: string,
+  host: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers: { host } }, (answer) => {
+      let body = '';
+      answer.setEncoding('utf8');
+      answer.on('data', (chunk: string) => (body += chunk));
+      answer.on('end', () => {
+        resolve({ status: answer.statusCode ?? 0, headers: answer.headers, body });
+      });
+    }).on('error', reject);
+  });
+}
+
+test('a request for a name that is not the server’s is answered 421 before any work', async ({
+  baseURL,
+}) => {
+  const origin = baseURL ?? '';
+  const { port } = new URL(origin);
+  for (const host of ['evil.example', `made-up-${Date.now()}.example:${port}`, 'localhost:1']) {
+    const answer = await getWithHost(`${origin}/sign-in`, host);
+    expect(answer.status, host).toBe(421);
+    expect(answer.headers['set-cookie'], host).toBeUndefined();
+    expect(answer.body, host).toContain(`This server answers as ${origin}.`);
+  }
+  // Its own names, and probes by whatever name their platform gives the server.
+  for (const host of [new URL(origin).host, `localhost:${port}`]) {
+    expect((await getWithHost(`${origin}/sign-in`, host)).status, host).toBe(200);
+  }
+  expect((await getWithHost(`${origin}/healthz`, '10.1.2.3:8080')).status).toBe(200);
 });
 
 test('pages carry the security headers', async ({ request }) => {

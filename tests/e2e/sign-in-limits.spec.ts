@@ -50,7 +50,7 @@ test.describe('the sign-in limit per address, behind one trusted proxy', () => {
   let visitor: FormVisitor;
 
   test.beforeAll(async () => {
-    server = await startPortalServer({ env: { TRUSTED_PROXIES: '1' } });
+    server = await startPortalServer({ env: { TRUSTED_PROXIES: 'loopback' } });
     visitor = await newFormVisitor(server.baseURL);
   });
 

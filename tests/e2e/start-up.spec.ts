@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { anonymousVisitor } from './support/http-visitor';
+import { member } from './support/journeys';
 import { startPortalServer } from './support/portal-server';
 
 /** A Node stack trace line, as `at someFunction (file:line:column)`. */
@@ -36,7 +38,50 @@ test('a setting with a wrong value stops the server with a message naming it, an
 
   expect(await server.exited).toBe(1);
   expect(server.output()).toContain('PORT must be a port number');
-  expect(server.output()).toContain('TRUSTED_PROXIES must be a number of proxies');
+  expect(server.output()).toContain("TRUSTED_PROXIES must list the proxies' addresses or networks");
   expect(server.output()).not.toMatch(stackLine);
   await server.stop();
+});
+
+test('a server for production has no demo accounts and no outbox unless named, and says so', async () => {
+  const server = await startPortalServer({
+    env: { PUBLIC_ORIGIN: 'https://portal.example.com', OUTBOX_VIEWER: undefined },
+  });
+  try {
+    expect(server.output()).toContain(
+      'Serving for production: no demo accounts, no outbox viewer (docs/OPERATIONS.md).',
+    );
+    expect(server.output()).not.toContain('Demo accounts');
+    const visitor = await anonymousVisitor(server.baseURL);
+    const signIn = await visitor.postForm('/sign-in?_action=auth.signIn', {
+      email: member.email,
+      password: member.password,
+    });
+    expect(signIn.status).not.toBe(303);
+    expect((await visitor.send('/dev/outbox')).status).toBe(404);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a server for production given demo accounts and the outbox by name warns in one line', async () => {
+  const server = await startPortalServer({
+    env: {
+      PUBLIC_ORIGIN: 'https://portal.example.com',
+      SEED_DEMO_DATA: 'true',
+      OUTBOX_VIEWER: 'true',
+    },
+  });
+  try {
+    const warning = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('WARNING: serving for production'));
+    expect(warning).toHaveLength(1);
+    expect(warning[0]).toContain('SEED_DEMO_DATA=true');
+    expect(warning[0]).toContain('OUTBOX_VIEWER=true');
+    expect(server.output()).toContain('Demo accounts');
+  } finally {
+    await server.stop();
+  }
 });

@@ -40,9 +40,9 @@ interface Site {
   stop(): Promise<void>;
 }
 
-// The web servers stand behind one proxy (the load balancer), which appends the visitor's
-// address to X-Forwarded-For; tests write that address as the proxy would.
-const behindLoadBalancer = { TRUSTED_PROXIES: '1' };
+// The web servers stand behind one proxy (the load balancer, here the tests on loopback), which
+// appends the visitor's address to X-Forwarded-For; tests write that address as the proxy would.
+const behindLoadBalancer = { TRUSTED_PROXIES: 'loopback' };
 
 const topologies: ReadonlyArray<{ name: string; start(databaseUrl: string): Promise<Site> }> = [
   {
@@ -69,8 +69,8 @@ const topologies: ReadonlyArray<{ name: string; start(databaseUrl: string): Prom
     async start(databaseUrl) {
       const apiEnv = {
         DATABASE_URL: databaseUrl,
-        // The web server calling it is the one proxy in front of it.
-        TRUSTED_PROXIES: '1',
+        // The web server calling it (on loopback) is the one proxy in front of it.
+        TRUSTED_PROXIES: 'loopback',
         STORAGE_SECRET: 'two-servers-spec-storage-secret-shared-by-both',
         LOG_LEVEL: 'warn',
       };

@@ -14,7 +14,9 @@ export interface FileStorage {
   createUploadTarget(file: StoredFileDeclaration, expiresAt: Date): Promise<UploadTarget>;
   /**
    * An address that serves the file until `expiresAt`, as a download (`Content-Disposition:
-   * attachment` with `filename`), with its content type and `X-Content-Type-Options: nosniff`.
+   * attachment` with `filename`), with `X-Content-Type-Options: nosniff` where the store can send
+   * it, and with its content type only when a browser cannot run that type (servedContentType),
+   * else as `application/octet-stream`.
    */
   createDownloadUrl(file: DownloadableFile, expiresAt: Date): Promise<string>;
   /** The stored file's size, or undefined when storage does not hold it (yet). */
@@ -39,6 +41,7 @@ export interface DownloadableFile {
   key: string;
   /** The member's name for the file, offered to the browser for saving. */
   filename: string;
+  /** As declared; the driver serves it through servedContentType. */
   contentType: string;
 }
 

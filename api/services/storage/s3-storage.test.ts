@@ -234,6 +234,26 @@ describe('downloading through a presigned address', () => {
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(csv);
   });
 
+  it.each(['text/javascript', 'text/html', 'image/svg+xml', 'text/css'])(
+    'asks S3 to serve a file declared %s as application/octet-stream, whatever it was stored as',
+    async (contentType) => {
+      const script = new TextEncoder().encode('alert(document.domain)');
+      await storage.write('files/script', script, contentType);
+
+      const url = await storage.createDownloadUrl(
+        { key: 'files/script', filename: 'script.js', contentType },
+        inMinutes(5),
+      );
+      const response = await fetchIgnoringSignature(url);
+
+      expect(new URL(url).searchParams.get('response-content-type')).toBe(
+        'application/octet-stream',
+      );
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/octet-stream');
+    },
+  );
+
   it('refuses a download once the address has expired', async () => {
     await storage.write('files/old', csv, 'text/csv');
     const clock = createMovableClock(new Date(Date.now() - 10 * MINUTE));

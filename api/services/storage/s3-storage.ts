@@ -16,6 +16,7 @@ import type {
   UploadTarget,
 } from './file-storage.ts';
 import type { S3Settings } from './s3-settings.ts';
+import { servedContentType } from './served-content-type.ts';
 
 /** The longest life S3 allows a presigned address (SigV4: one week). */
 const LONGEST_ADDRESS_LIFE_SECONDS = 7 * 24 * 60 * 60;
@@ -27,7 +28,9 @@ const LONGEST_ADDRESS_LIFE_SECONDS = 7 * 24 * 60 * 60;
  *
  * The bucket needs a CORS rule allowing PUT and GET from the site's origin with the headers
  * `content-type` and `x-amz-checksum-sha256`. S3 cannot add `X-Content-Type-Options: nosniff`
- * to its answers; downloads are served as attachments, which browsers never render.
+ * to its answers; downloads are served as attachments, which browsers never render, from the
+ * bucket's origin, not the portal's, and a download address asks for the declared type only when
+ * no browser can run it (served-content-type.ts), else for `application/octet-stream`.
  *
  * `clock` dates the signatures, so that an address lives until the `expiresAt` the API computed
  * with the same clock.
@@ -89,7 +92,7 @@ export function createS3Storage(settings: S3Settings, clock: Clock = systemClock
         Bucket: bucket,
         Key: file.key,
         ResponseContentDisposition: attachmentContentDisposition(file.filename),
-        ResponseContentType: file.contentType,
+        ResponseContentType: servedContentType(file.contentType),
       });
       return getSignedUrl(client, command, signingWindow(expiresAt));
     },

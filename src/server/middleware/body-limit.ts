@@ -1,23 +1,25 @@
 import { getActionContext } from 'astro:actions';
 import type { APIContext } from 'astro';
 import { defineMiddleware } from 'astro:middleware';
-import { bodyLimitOf } from '../../routes';
-import { BodyTooLargeError } from '../form-body';
+import { bodyLimitFor, isBodyTooLarge } from '../request-bodies';
 import { refusal } from '../refusal';
+import { isAuthenticated } from '../session';
 
 /**
- * Refuses (413) a request body larger than its route takes (docs/PRODUCT.md §11), by its
- * declared length before anything reads it, and, for a body that does not declare one, as soon
- * as a reader of the form crosses the limit.
+ * Decides how much of the request body may be read (docs/PRODUCT.md §11): the route's limit for a
+ * visitor with a session, the form limit for anyone else (src/server/request-bodies.ts). Refuses
+ * (413) a body that declares more before anything reads it, and one that turns out longer as it
+ * is read (the entry point counts every byte, chunked or not; forms are read with a cap).
  */
 export const bodyLimit = defineMiddleware(async (context, next) => {
-  const limit = bodyLimitOf(context.locals.route);
-  const declared = Number(context.request.headers.get('content-length') ?? 0);
-  if (declared > limit) return tooLarge(context);
+  const { locals, request } = context;
+  locals.bodyLimit = bodyLimitFor(locals.route, isAuthenticated(locals.session));
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > locals.bodyLimit) return tooLarge(context);
   try {
     return await next();
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return tooLarge(context);
+    if (isBodyTooLarge(error)) return tooLarge(context);
     throw error;
   }
 });

@@ -38,7 +38,11 @@ function homeFor(context: APIContext): string {
   return hasPendingMfaStep(session) ? paths.mfaEnrollment : paths.dashboard;
 }
 
-function guardRedirect(guard: Guard, context: APIContext): string | typeof notFound | undefined {
+/** Where a guard sends this visitor instead of the page, if anywhere. */
+export function guardRedirect(
+  guard: Guard,
+  context: APIContext,
+): string | typeof notFound | undefined {
   const { session } = context.locals;
   const signedIn = isAuthenticated(session);
   switch (guard) {

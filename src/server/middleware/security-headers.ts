@@ -1,5 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { fallbackContentSecurityPolicy, reportingEndpointsHeader } from '../../lib/csp-reporting';
+import { builtFilesOnly } from '../built-files-policy';
 import { config } from '../config';
 
 /** Pages that carry a secret token in their address must not leak it in a Referer. */
@@ -14,8 +15,8 @@ export const signedOutSiteData = '"cache", "cookies", "storage"';
 /**
  * docs/PRODUCT.md §11 headers, on every answer the server renders. The Content-Security-Policy of
  * a page is Astro's, in one header (hashes of every inline script and style, and the directives
- * of astro.config.mjs, framing and reporting included); an HTML answer Astro did not render gets
- * a policy that allows nothing. Answers are never stored by any cache unless they say otherwise:
+ * of astro.config.mjs, framing and reporting included), with scripts and styles from the build's
+ * folder alone; an HTML answer Astro did not render gets a policy that allows nothing. Answers are never stored by any cache unless they say otherwise:
  * pages and action answers are made for one visitor.
  */
 export const securityHeaders = defineMiddleware(async (context, next) => {
@@ -30,7 +31,11 @@ export const securityHeaders = defineMiddleware(async (context, next) => {
   headers.set('Referrer-Policy', onTokenPage ? 'same-origin' : 'strict-origin-when-cross-origin');
   headers.set('X-Frame-Options', 'DENY');
   headers.set('Reporting-Endpoints', reportingEndpointsHeader);
-  if (isHtml(headers) && !headers.has('content-security-policy')) {
+  const policy = headers.get('content-security-policy');
+  if (policy) {
+    const { publicOrigin } = config();
+    if (publicOrigin) headers.set('Content-Security-Policy', builtFilesOnly(policy, publicOrigin));
+  } else if (isHtml(headers)) {
     headers.set('Content-Security-Policy', fallbackContentSecurityPolicy);
   }
   headers.set('Cross-Origin-Opener-Policy', 'same-origin');

@@ -1,10 +1,10 @@
 import { defineMiddleware } from 'astro:middleware';
-import { clientAddressHeader } from '../../lib/internal-headers';
 import { ApiClient } from '../api-client';
 import { apiEndpoint } from '../api-transport';
 import { config } from '../config';
 import { takeFlash } from '../flash';
 import { readSession } from '../session';
+import { visitorAddress } from '../visitor-address';
 
 /**
  * Reads the session cookies, gives the request an API client with this
@@ -35,19 +35,3 @@ export const session = defineMiddleware((context, next) => {
   locals.flash = isPageView ? takeFlash(cookies) : [];
   return next();
 });
-
-/**
- * The address scripts/start.mjs worked out from the socket and the trusted proxies. Astro's
- * `clientAddress` believes the left-most `X-Forwarded-For` entry, which the client writes, so it
- * is read only by the development server, which has no such entry point and serves this machine.
- */
-function visitorAddress(context: { request: Request; clientAddress: string }): string | undefined {
-  const address = context.request.headers.get(clientAddressHeader);
-  if (address) return address;
-  if (!import.meta.env.DEV) return undefined;
-  try {
-    return context.clientAddress;
-  } catch {
-    return undefined;
-  }
-}

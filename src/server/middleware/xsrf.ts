@@ -1,7 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { getActionContext } from 'astro:actions';
 import { xsrfFieldName, xsrfHeaderName } from '../../lib/xsrf-names';
-import { bodyLimitOf } from '../../routes';
 import { xsrfCookieName } from '../cookies';
 import { submittedField } from '../form-body';
 import { refusal } from '../refusal';
@@ -38,7 +37,7 @@ export const xsrf = defineMiddleware(async (context, next) => {
     ? undefined
     : (request.headers.get(xsrfHeaderName) ??
       // A form may carry a file on the pages whose route takes one (JavaScript off).
-      (await submittedField(request, xsrfFieldName, bodyLimitOf(locals.route))));
+      (await submittedField(request, xsrfFieldName, locals.bodyLimit)));
   if (isValidXsrfSubmission(cookie, submitted, secret, binding)) return next();
 
   return refusal(403, {
