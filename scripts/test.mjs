@@ -4,6 +4,7 @@
 // `N passed, N failed` that CI reads.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { installMissing, installPlan, thisMachine } from './system-packages.mjs';
 import { postgresBinaries, startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const reports = 'reports';
@@ -59,12 +60,27 @@ function countPlaywright(file, ok) {
 }
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chromium)) {
-  console.error(
-    `No Chromium at ${chromium}: the browser tests need Debian's Chromium.\n` +
-      'Install it with `apt-get install chromium`, or set CHROMIUM_PATH to another Chromium.',
-  );
+// What the machine lacks (Debian's Chromium and PostgreSQL) is installed from the distribution's
+// packages when this user may, as Playwright's install-deps does; otherwise the command to run is
+// printed. A Chromium or PostgreSQL of the user's own (CHROMIUM_PATH, TEST_DATABASE_URL) is used
+// as it is.
+const plan = installPlan(
+  thisMachine({
+    hasChromium: existsSync(chromium) || process.env.CHROMIUM_PATH !== undefined,
+    hasPostgres: Boolean(process.env.TEST_DATABASE_URL) || postgresBinaries() !== undefined,
+  }),
+);
+/** Stops before any test ran, with the closing line CI reads. */
+function giveUp(message) {
+  if (message) console.error(message);
+  writeFileSync(`${reports}/summary.txt`, '0 passed, 1 failed\n');
+  console.log('\n0 passed, 1 failed');
   process.exit(1);
+}
+
+if (!installMissing(plan)) giveUp();
+if (!existsSync(chromium)) {
+  giveUp(`No Chromium at ${chromium} (CHROMIUM_PATH): the browser tests need one.`);
 }
 
 // The PostgreSQL tests (the API contract a second time, and the browser tests of a database going
@@ -72,13 +88,7 @@ if (!existsSync(chromium)) {
 let throwawayPostgres;
 if (!process.env.TEST_DATABASE_URL) {
   const binaries = postgresBinaries();
-  if (!binaries) {
-    console.error(
-      "No PostgreSQL server: the PostgreSQL tests need Debian's package.\n" +
-        'Install it with `apt-get install postgresql`, or set TEST_DATABASE_URL to a server of yours.',
-    );
-    process.exit(1);
-  }
+  if (!binaries) giveUp('No PostgreSQL server after installing it: see the messages above.');
   throwawayPostgres = await startThrowawayPostgres(binaries);
   process.on('exit', () => throwawayPostgres.stop());
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));

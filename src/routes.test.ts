@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { matchRoute, pageRoutes, partnerSlugs, type RouteName } from './routes';
+import { isAstroOwnRoute, matchRoute, pageRoutes, partnerSlugs, type RouteName } from './routes';
 
 const pageAt = (pathname: string) => {
   const match = matchRoute(pathname);
@@ -140,5 +140,19 @@ describe('the pages directory', () => {
       .map((route) => route.replace(/\[\.\.\.(\w+)\]|\[(\w+)\]/g, 'sample'))
       .filter((route) => matchRoute(route === '/index' ? '/' : route).kind !== 'page');
     expect(unknown).toEqual([]);
+  });
+});
+
+describe('isAstroOwnRoute', () => {
+  it('lets through only the error pages and the action calls Astro itself serves', () => {
+    for (const pattern of ['/404', '/500', '/_actions/[...path]']) {
+      expect(isAstroOwnRoute(pattern), pattern).toBe(true);
+    }
+  });
+
+  it('knows no page file of the product, nor Astro’s other endpoints, so they are not found', () => {
+    for (const pattern of ['/hello', '/dashboard', '/_image', '/_server-islands/[name]']) {
+      expect(isAstroOwnRoute(pattern), pattern).toBe(false);
+    }
   });
 });

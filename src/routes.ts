@@ -290,6 +290,16 @@ export function matchRoute(pathname: string): RouteMatch {
   return { kind: 'not-found' };
 }
 
+/**
+ * The routes Astro itself needs that the table does not list: the pages it renders for errors
+ * (an unknown address gets the NotFound page through the middleware again) and the actions
+ * islands call. Any other route Astro matches must be in the table.
+ */
+const astroOwnRoutePatterns: ReadonlySet<string> = new Set(['/404', '/500', '/_actions/[...path]']);
+
+export const isAstroOwnRoute = (routePattern: string): boolean =>
+  astroOwnRoutePatterns.has(routePattern);
+
 /** The paths whose first visits get copies of one answer (see {@link PageRoute.firstVisitCopies}). */
 export const firstVisitCopyPaths: readonly string[] = pageRoutes
   .filter((route: PageRoute) => route.firstVisitCopies)

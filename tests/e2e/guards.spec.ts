@@ -76,3 +76,14 @@ test('an unknown path shows the not-found page with status 404', async ({ page }
   expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
 });
+
+test('a route Astro serves but the route table does not know shows the not-found page', async ({
+  page,
+}) => {
+  // Astro's own endpoints stand for any page file added without its row in src/routes.ts.
+  for (const path of ['/_server-islands/anything', '/_image?href=/favicon.svg']) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 }), path).toHaveText('Page not found');
+  }
+});

@@ -1,6 +1,6 @@
 import type { APIContext } from 'astro';
 import { defineMiddleware } from 'astro:middleware';
-import { paths, type Guard } from '../../routes';
+import { isAstroOwnRoute, paths, type Guard } from '../../routes';
 import { config } from '../config';
 import { partnerUrl } from '../offers';
 import { rememberReturnTo } from '../return-to';
@@ -8,8 +8,8 @@ import { clearSession, hasPendingMfaStep, isAuthenticated } from '../session';
 
 /**
  * Applies the route table: legacy and partner redirects, the root redirect,
- * and each page's guard. Paths the table does not know fall through to
- * Astro, which renders the NotFound page with status 404.
+ * and each page's guard. Paths the table does not know get the NotFound page
+ * with status 404, even where Astro has a page file for them (fail closed).
  */
 export const routeGuards = defineMiddleware(async (context, next) => {
   const match = context.locals.route;
@@ -19,7 +19,9 @@ export const routeGuards = defineMiddleware(async (context, next) => {
     case 'partner':
       return context.redirect(await partnerUrl(match.slug), 302);
     case 'not-found':
-      return next();
+      // A route Astro serves that the table does not know (a page file added without its row,
+      // one of Astro's own endpoints) is not found: the table is the only way in.
+      return isAstroOwnRoute(context.routePattern) ? next() : context.rewrite('/404');
     case 'page': {
       if (match.route.name === 'Root') return context.redirect(homeFor(context), 302);
       const redirect = guardRedirect(match.route.guard, context);
