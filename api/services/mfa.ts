@@ -292,7 +292,12 @@ export async function sendMfaCode(
         ),
       );
     const recent = await transaction
-      .select({ createdAt: oneTimeCodes.createdAt })
+      .select({
+        createdAt: oneTimeCodes.createdAt,
+        usedAt: oneTimeCodes.usedAt,
+        expiresAt: oneTimeCodes.expiresAt,
+        failedAttempts: oneTimeCodes.failedAttempts,
+      })
       .from(oneTimeCodes)
       .where(
         and(
@@ -301,10 +306,7 @@ export async function sendMfaCode(
         ),
       )
       .orderBy(desc(oneTimeCodes.createdAt));
-    const verdict = resendVerdict(
-      recent.map((row) => row.createdAt),
-      now,
-    );
+    const verdict = resendVerdict(recent, now);
     if (!verdict.allowed) {
       return { sent: false, reason: verdict.reason, retryAfterSeconds: verdict.retryAfterSeconds };
     }

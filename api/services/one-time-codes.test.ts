@@ -11,6 +11,13 @@ import {
 
 const now = new Date('2026-01-15T09:00:00.000Z');
 const ago = (milliseconds: number) => new Date(now.getTime() - milliseconds);
+/** A code sent `milliseconds` ago and still waiting to be entered. */
+const sentAgo = (milliseconds: number) => ({
+  createdAt: ago(milliseconds),
+  usedAt: null,
+  expiresAt: new Date(ago(milliseconds).getTime() + 10 * MINUTE),
+  failedAttempts: 0,
+});
 
 describe('generateOneTimeCode', () => {
   it('is always six digits, leading zeros kept', () => {
@@ -73,22 +80,40 @@ describe('resendVerdict', () => {
   });
 
   it('refuses a second code within a minute, until the minute is over', () => {
-    expect(resendVerdict([ago(15 * SECOND)], now)).toEqual({
+    expect(resendVerdict([sentAgo(15 * SECOND)], now)).toEqual({
       allowed: false,
       reason: 'too_soon',
       retryAfterSeconds: 45,
     });
-    expect(resendVerdict([ago(MINUTE)], now)).toEqual({ allowed: true });
+    expect(resendVerdict([sentAgo(MINUTE)], now)).toEqual({ allowed: true });
   });
 
   it('refuses a sixth code within an hour, until the oldest of the five is an hour old', () => {
-    const sent = [ago(5 * MINUTE), ago(20 * MINUTE), ago(30 * MINUTE), ago(40 * MINUTE)];
+    const sent = [5, 20, 30, 40].map((minutes) => sentAgo(minutes * MINUTE));
 
-    expect(resendVerdict([...sent, ago(50 * MINUTE)], now)).toEqual({
+    expect(resendVerdict([...sent, sentAgo(50 * MINUTE)], now)).toEqual({
       allowed: false,
       reason: 'hourly_limit',
       retryAfterSeconds: 10 * 60,
     });
-    expect(resendVerdict([...sent, ago(60 * MINUTE)], now)).toEqual({ allowed: true });
+    expect(resendVerdict([...sent, sentAgo(60 * MINUTE)], now)).toEqual({ allowed: true });
+  });
+
+  it('sends a new sign-in its first code at once when the code sent a moment ago was used', () => {
+    const used = { ...sentAgo(15 * SECOND), usedAt: ago(5 * SECOND) };
+    expect(resendVerdict([used], now)).toEqual({ allowed: true });
+  });
+
+  it('sends a code at once when the one before was voided by wrong tries', () => {
+    const voided = { ...sentAgo(15 * SECOND), failedAttempts: 5 };
+    expect(resendVerdict([voided], now)).toEqual({ allowed: true });
+  });
+
+  it('still counts used codes toward the five an hour', () => {
+    const used = [1, 5, 20, 30, 40].map((minutes) => ({
+      ...sentAgo(minutes * MINUTE),
+      usedAt: ago(minutes * MINUTE - SECOND),
+    }));
+    expect(resendVerdict(used, now)).toMatchObject({ allowed: false, reason: 'hourly_limit' });
   });
 });

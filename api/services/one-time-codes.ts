@@ -91,29 +91,34 @@ function secondsUntil(instant: number, now: Date): number {
   return Math.max(1, Math.ceil((instant - now.getTime()) / 1000));
 }
 
+/** A code sent to the user, as the resend limits read it. */
+export type SentCode = Pick<OneTimeCode, 'createdAt' | 'usedAt' | 'expiresAt' | 'failedAttempts'>;
+
 /**
- * Whether a user may be sent another code, given when the codes of the last hour were sent
- * (newest first): at most one a minute and {@link ONE_TIME_CODES_PER_HOUR} in any hour (a sliding
- * window, so no burst at the turn of an hour). The wait is until the limit lets one through.
+ * Whether a user may be sent another code, given the codes of the last hour (newest first): at
+ * most {@link ONE_TIME_CODES_PER_HOUR} in any hour (a sliding window, so no burst at the turn of
+ * an hour), whatever became of them; and, while the newest is still waiting to be entered, no
+ * other within a minute of it. A code already used or voided holds nothing back: the next
+ * sign-in's first code goes at once. The wait is until the limit lets one through.
  */
-export function resendVerdict(sentNewestFirst: readonly Date[], now: Date): ResendVerdict {
+export function resendVerdict(sentNewestFirst: readonly SentCode[], now: Date): ResendVerdict {
   const windowStart = now.getTime() - ONE_TIME_CODE_WINDOW_MS;
-  const inWindow = sentNewestFirst.filter((sent) => sent.getTime() > windowStart);
+  const inWindow = sentNewestFirst.filter((sent) => sent.createdAt.getTime() > windowStart);
   const leavingLast = inWindow[ONE_TIME_CODES_PER_HOUR - 1];
   if (leavingLast) {
     return {
       allowed: false,
       reason: 'hourly_limit',
-      retryAfterSeconds: secondsUntil(leavingLast.getTime() + ONE_TIME_CODE_WINDOW_MS, now),
+      retryAfterSeconds: secondsUntil(
+        leavingLast.createdAt.getTime() + ONE_TIME_CODE_WINDOW_MS,
+        now,
+      ),
     };
   }
   const newest = inWindow[0];
-  if (newest && now.getTime() - newest.getTime() < ONE_TIME_CODE_RESEND_INTERVAL_MS) {
-    return {
-      allowed: false,
-      reason: 'too_soon',
-      retryAfterSeconds: secondsUntil(newest.getTime() + ONE_TIME_CODE_RESEND_INTERVAL_MS, now),
-    };
+  const resendAt = (newest?.createdAt.getTime() ?? 0) + ONE_TIME_CODE_RESEND_INTERVAL_MS;
+  if (newest && isOneTimeCodeUsable(newest, now) && now.getTime() < resendAt) {
+    return { allowed: false, reason: 'too_soon', retryAfterSeconds: secondsUntil(resendAt, now) };
   }
   return { allowed: true };
 }

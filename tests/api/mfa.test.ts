@@ -548,6 +548,20 @@ describe('resending codes', () => {
     expect(await api.mailTo(phone.e164)).toHaveLength(2);
   });
 
+  it('sends the first code of a new sign-in at once, though the last code was used a moment ago', async () => {
+    const phone = uniquePhone();
+    const { account, token } = await signedIn({ mfaPhone: phone.e164 });
+    expect((await sendOtp(token)).status).toBe(200);
+    await verifyLastCode(token, phone.e164);
+
+    api.clock.advanceBy(10 * SECOND);
+    const nextSignIn = await api.signInToken(account);
+    expect((await sendOtp(nextSignIn)).status).toBe(200);
+    expect(await api.mailTo(phone.e164)).toHaveLength(2);
+    // While that code waits to be entered, a resend still waits its minute.
+    expect((await sendOtp(nextSignIn)).status).toBe(429);
+  });
+
   it('sends at most 5 codes an hour to a member, whichever session asks', async () => {
     const phone = uniquePhone();
     const { account, token } = await signedIn({ mfaPhone: phone.e164 });

@@ -49,6 +49,31 @@ test('a member with a phone signs in with the texted code', async ({ page, origi
   await expect(page).toHaveURL(`${origin}/requests`);
 });
 
+test('a member who signs in again at once gets the new sign-in’s first code', async ({
+  page,
+  origin,
+}) => {
+  await page.goto(`${origin}/sign-in`);
+  await signIn(page, verified);
+  await expect(page).toHaveURL(`${origin}/mfa-enrollment`, firstSignIn);
+  await waitForHydration(page);
+  await page.getByRole('button', { name: 'Text me a code' }).click();
+  await enterTextedCode(page, '23');
+  await expect(page).toHaveURL(`${origin}/dashboard`);
+
+  // Within the minute: the code sent a moment ago is used, and holds nothing back.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(`${origin}/sign-in`);
+  await signIn(page, verified);
+  await expect(page).toHaveURL(`${origin}/mfa-enrollment`);
+  await waitForHydration(page);
+  await page.getByRole('button', { name: 'Text me a code' }).click();
+  await expect(page.getByRole('button', { name: /Send a new code in \d+ s/ })).toBeDisabled();
+  await expect(page.getByText('Please wait a minute')).toHaveCount(0);
+  await enterTextedCode(page, '23');
+  await expect(page).toHaveURL(`${origin}/dashboard`);
+});
+
 test('a wrong code is refused with the catalogue message', async ({ page, origin }) => {
   await page.goto(`${origin}/sign-in`);
   await signIn(page, verified);
