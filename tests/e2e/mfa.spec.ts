@@ -30,7 +30,9 @@ test('a member with a phone signs in with the texted code', async ({ page, origi
   await page.goto(`${origin}/requests`);
   await signIn(page, verified);
   await expect(page).toHaveURL(`${origin}/mfa-enrollment`, firstSignIn);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Enter your code');
+  // Nothing is texted yet: the page says what the button will do, not what to enter.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Get your sign-in code');
+  await expect(page.getByText('ask for it below, then enter it here')).toBeVisible();
   await expect(page.getByText('(•••) •••-••23')).toBeVisible();
   await expectNoAxeViolations(page);
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { enrollPhone, newPerson, signUp } from './support/accounts';
-import { expectNoAxeViolations, waitForHydration } from './support/journeys';
+import { enrollPhone, enterTextedCode, newPerson, signUp } from './support/accounts';
+import { expectNoAxeViolations, signIn, waitForHydration } from './support/journeys';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 import { firstSubmitOnFreshServer } from './support/patience';
 
@@ -52,7 +52,8 @@ test('a member signs up through the company link, enrolls a phone and answers th
   await page.getByRole('button', { name: 'Finish' }).click();
 
   await expect(page).toHaveURL(`${origin}/dashboard`);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back, Avery');
+  // Just signed up: welcomed, not welcomed back.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome, Avery');
 
   // The answers are kept, and shown again.
   await page.goto(`${origin}/welcome/about-you`);
@@ -62,6 +63,17 @@ test('a member signs up through the company link, enrolls a phone and answers th
   await page.goto(`${origin}/welcome/contact-info`);
   await expect(page.getByRole('radio', { name: /Text message/ })).toBeChecked();
   await expect(page.getByLabel('Phone number')).toHaveValue('(555) 201-9988');
+
+  // The next visit is a return.
+  await page.goto(`${origin}/dashboard`);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(`${origin}/sign-in`);
+  await signIn(page, person);
+  await expect(page).toHaveURL(`${origin}/mfa-enrollment`);
+  await page.getByRole('button', { name: 'Text me a code' }).click();
+  await enterTextedCode(page, '44');
+  await expect(page).toHaveURL(`${origin}/dashboard`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back, Avery');
 });
 
 test('a member who skips the phone goes on to the welcome pages', async ({ page }) => {
