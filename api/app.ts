@@ -14,6 +14,7 @@ import {
   withRequestId,
 } from './logger.ts';
 import { errorResponse, ErrorMessage } from './http/errors.ts';
+import { createCompaniesRoutes } from './routes/companies.ts';
 import { createAttachmentsRoutes } from './routes/attachments.ts';
 import { createDashboardRoutes } from './routes/dashboard.ts';
 import { createDirectUploadsRoutes } from './routes/direct-uploads.ts';
@@ -45,7 +46,8 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
     .route('/requests', createRequestsRoutes(dependencies))
     .route('/request_categories', createRequestCategoriesRoutes(dependencies))
     .route('/direct_uploads', createDirectUploadsRoutes(dependencies))
-    .route('/attachments', createAttachmentsRoutes(dependencies));
+    .route('/attachments', createAttachmentsRoutes(dependencies))
+    .route('/companies', createCompaniesRoutes(dependencies));
   // Development only: without the option the path does not exist (404 "Not found.").
   if (dependencies.outboxViewer) v1.route('/outbox', createOutboxRoutes(dependencies));
 

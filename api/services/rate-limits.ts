@@ -25,6 +25,13 @@ export const SIGN_UP_PER_IP: RateLimitRule = {
   windowMs: HOUR,
 };
 
+/** Company look-ups of sign-up links: each says whether a company is a member. */
+export const COMPANY_LOOKUPS_PER_IP: RateLimitRule = {
+  name: 'company_lookup:ip',
+  limit: 60,
+  windowMs: HOUR,
+};
+
 /**
  * Code checks of POST /mfa/verify, per user: with 5 tries per code and 5 codes an hour this is
  * not the main defence, only a bound on how fast anyone may guess.

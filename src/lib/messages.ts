@@ -43,3 +43,8 @@ export const noteTooLongMessage = 'Note must be 5000 characters or fewer';
  */
 export const unsavableCharacterMessage = (fieldLabel = 'Your answer'): string =>
   `${fieldLabel} contains a character that cannot be saved. Remove any null characters or broken emoji`;
+
+/** A sign-up link whose company the API does not know (docs/PRODUCT.md §3). */
+export const unknownCompanyLinkHeading = 'This company link is not known';
+export const unknownCompanyLinkLead =
+  'We do not know that company. Check the link you were given, or create an account on your own: you can still join your company later.';

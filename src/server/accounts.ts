@@ -54,6 +54,32 @@ export async function fetchCurrentUser(api: ApiClient): Promise<CurrentUser> {
   return data;
 }
 
+const joinableCompanySchema = z.object({
+  company: z.object({ slug: z.string(), name: z.string().min(1).max(200) }),
+});
+
+/** A company members may join by the sign-up link with its slug. */
+export type JoinableCompany = z.infer<typeof joinableCompanySchema>['company'];
+
+/**
+ * docs/PRODUCT.md §7.2: the company a sign-up link names, or undefined when the API knows no such
+ * link (404); any other failure is thrown, like every call's.
+ */
+export async function fetchJoinableCompany(
+  api: ApiClient,
+  slug: string,
+): Promise<JoinableCompany | undefined> {
+  try {
+    const { data } = await api.request('GET', `/api/v1/companies/${encodeURIComponent(slug)}`, {
+      schema: joinableCompanySchema,
+    });
+    return data.company;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
 export async function signOut(api: ApiClient): Promise<void> {
   await api.request('DELETE', '/api/v1/users/sign_out');
 }

@@ -878,8 +878,9 @@ test('hostile strings given as a first and last name at sign-up show in the head
     const name = asShown(asStored(text));
     return {
       memberName: `${name} ${name}`,
-      // The greeting names the member by the first word of their full name.
-      greeting: `Welcome back, ${name.split(/\s+/u)[0] ?? ''}`,
+      // The greeting names the member by the first word of their full name (just signed up: no
+      // "back").
+      greeting: `Welcome, ${name.split(/\s+/u)[0] ?? ''}`,
     };
   };
   const parsed = await parseShown(

@@ -120,12 +120,23 @@ test('an address already registered and a common password are refused under thei
   await expectNoAxeViolations(page);
 });
 
-test('an unknown company link is refused with a clear message', async ({ page }) => {
-  await page.goto(`${origin}/sign-up/no-such-company`);
-  // The form as it works once hydrated; without JavaScript it is the next describe's.
-  await waitForHydration(page);
-  await signUp(page, newPerson());
-  await expect(page.getByRole('alert').first()).toContainText('company', firstSignUp);
+test('an unknown company link says so at once, and offers sign-up without it', async ({ page }) => {
+  const response = await page.goto(`${origin}/sign-up/no-such-company`);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'This company link is not known',
+  );
+  // Nothing to fill in for nothing: the form is not there.
+  await expect(page.getByLabel('Email address')).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await page.getByRole('link', { name: 'Create an account without a company' }).click();
+  await expect(page).toHaveURL(`${origin}/sign-up`);
+  await expect(page.getByLabel('Email address')).toBeVisible();
+});
+
+test('a company link names the company the member joins', async ({ page }) => {
+  await page.goto(`${origin}/sign-up/acme`);
+  await expect(page.getByText('You are joining through the link of Acme Health')).toBeVisible();
 });
 
 test.describe('with JavaScript off', () => {

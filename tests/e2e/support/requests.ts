@@ -23,7 +23,7 @@ export async function signUpNewMember(
   await page.getByRole('button', { name: 'Skip for now' }).click();
   await expect(page).not.toHaveURL(`${origin}/mfa-enrollment`);
   await page.goto(`${origin}/dashboard`);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome back, ${firstName}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome, ${firstName}`);
   return person;
 }
 

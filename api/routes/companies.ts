@@ -1,0 +1,30 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { clientAddress } from '../http/client-address.ts';
+import type { ApiDependencies, ApiEnv } from '../http/context.ts';
+import { errorResponse, ErrorMessage } from '../http/errors.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { COMPANY_LOOKUPS_PER_IP } from '../services/rate-limits.ts';
+import { joinableCompany } from '../services/companies.ts';
+
+const slugParameter = z.string().trim().min(1).max(100);
+
+/**
+ * GET /api/v1/companies/{slug} (docs/PRODUCT.md §7.2): the company a sign-up link names, so that
+ * the page says at once whether the link is known. 200 `{"company": {"slug", "name"}}`, or 404
+ * with the sign-up's own sentence. No session: it is asked before the member exists; a rate
+ * limit per address bounds guessing which companies are members.
+ */
+export function createCompaniesRoutes(dependencies: ApiDependencies) {
+  const { db, trustedProxies } = dependencies;
+  return new Hono<ApiEnv>().get(
+    '/:slug',
+    rateLimit(dependencies, COMPANY_LOOKUPS_PER_IP, (c) => clientAddress(c, trustedProxies)),
+    async (c) => {
+      const slug = slugParameter.safeParse(c.req.param('slug'));
+      const company = slug.success ? await joinableCompany(db, slug.data) : null;
+      if (!company) return errorResponse(c, 404, ErrorMessage.unknownCompany);
+      return c.json({ company });
+    },
+  );
+}
