@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import lighthouse from 'lighthouse';
-import { freePort } from '../scripts/free-port.mjs';
+import { freePort, portRange } from '../scripts/free-port.mjs';
 import { startReportSink } from '../tests/e2e/support/report-sink.ts';
 import { benchReport, verdict } from './bench-table.ts';
 import { floorHeaders, startFloorPage } from './floor-page.ts';
@@ -32,6 +32,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const demoPassword = process.env.DEMO_PASSWORD ?? 'portal-demo-2026';
 const reportFile = 'reports/bench.json';
+// Read now, so that a wrong TEST_PORT_RANGE stops the bench before the build, not minutes after.
+const testPortRange = portRange();
 
 /** docs/PRODUCT.md §14: Lighthouse, mobile default throttling. */
 const lighthouseBudgets = { performance: 98, accessibility: 100, bestPractices: 100, lcpMs: 800 };
@@ -336,11 +338,14 @@ function report(measured, unmeasured) {
 /** Debian's Chromium, headless and offline but for loopback, for Lighthouse. */
 async function startChromium() {
   const profile = mkdtempSync(path.join(tmpdir(), 'portal-bench-chromium-'));
+  // Chromium picks a port itself best (no other process can take it in between), but only the
+  // probe keeps it inside TEST_PORT_RANGE.
+  const requestedPort = testPortRange === null ? 0 : await freePort(testPortRange);
   const chromium = spawn(
     chromiumPath,
     [
       ...offlineChromiumFlags,
-      '--remote-debugging-port=0',
+      `--remote-debugging-port=${requestedPort}`,
       `--user-data-dir=${profile}`,
       'about:blank',
     ],
