@@ -154,6 +154,10 @@ describe('choiceSetting', () => {
         'Invalid configuration: LEVEL must be one of low or high, not "medium".',
       ),
     );
+    const only = z.object({ MODE: choiceSetting(['strict'], undefined) });
+    expect(() => parseSettings(only, { MODE: 'lax' })).toThrow(
+      new ConfigurationError('Invalid configuration: MODE must be strict, not "lax".'),
+    );
   });
 });
 

@@ -193,11 +193,11 @@ export const choiceSetting = <const Choice extends string, Fallback extends Choi
       if (normalised === '') return fallback;
       const chosen = choices.find((choice) => choice.toLowerCase() === normalised);
       if (chosen !== undefined) return chosen;
-      const listed = `${choices.slice(0, -1).join(', ')} or ${choices.at(-1) ?? ''}`;
-      context.addIssue({
-        code: 'custom',
-        message: `must be one of ${listed}, not "${value ?? ''}"`,
-      });
+      const listed =
+        choices.length > 1
+          ? `one of ${choices.slice(0, -1).join(', ')} or ${choices.at(-1) ?? ''}`
+          : (choices[0] ?? '');
+      context.addIssue({ code: 'custom', message: `must be ${listed}, not "${value ?? ''}"` });
       return z.NEVER;
     });
 
