@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_PUBLIC_ORIGIN, openReferenceApi } from './index.ts';
 import {
   booleanSetting,
+  choiceSetting,
   ConfigurationError,
   hostSetting,
   isLoopbackHost,
@@ -44,7 +45,7 @@ const settingsSchema = z.object({
   OUTBOX_VIEWER: booleanSetting(false),
   STORAGE_SECRET: storageSecretSetting,
   // Read by the logger itself (logger.ts); checked here so that a typo stops the start.
-  LOG_LEVEL: z.enum(logLevels).optional(),
+  LOG_LEVEL: choiceSetting(logLevels, undefined),
 });
 
 let settings: z.output<typeof settingsSchema>;

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   booleanSetting,
+  choiceSetting,
   ConfigurationError,
   hostSetting,
   isLoopbackHost,
+  originListSetting,
+  originSetting,
   parseSettings,
   portSetting,
   productionConveniencesLine,
@@ -133,5 +136,54 @@ describe('productionConveniencesLine', () => {
     expect(line).toContain('SEED_DEMO_DATA=true');
     expect(line).toContain('OUTBOX_VIEWER=true');
     expect(line).not.toContain('\n');
+  });
+});
+
+describe('choiceSetting', () => {
+  const levels = z.object({ LEVEL: choiceSetting(['low', 'high'], undefined) });
+
+  it('reads one of its choices in any case, and nothing when unset or empty', () => {
+    expect(parseSettings(levels, { LEVEL: ' High ' }).LEVEL).toBe('high');
+    expect(parseSettings(levels, { LEVEL: '' }).LEVEL).toBeUndefined();
+    expect(parseSettings(levels, {}).LEVEL).toBeUndefined();
+  });
+
+  it('refuses anything else, naming the variable, every choice and the value', () => {
+    expect(() => parseSettings(levels, { LEVEL: 'medium' })).toThrow(
+      new ConfigurationError(
+        'Invalid configuration: LEVEL must be one of low or high, not "medium".',
+      ),
+    );
+    const only = z.object({ MODE: choiceSetting(['strict'], undefined) });
+    expect(() => parseSettings(only, { MODE: 'lax' })).toThrow(
+      new ConfigurationError('Invalid configuration: MODE must be strict, not "lax".'),
+    );
+  });
+});
+
+describe('originSetting and originListSetting', () => {
+  const origins = z.object({
+    ORIGIN: originSetting(undefined, 'http://127.0.0.1:3000'),
+    ORIGINS: originListSetting,
+  });
+
+  it('read nothing when unset or empty', () => {
+    expect(parseSettings(origins, { ORIGIN: ' ', ORIGINS: '' })).toEqual({
+      ORIGIN: undefined,
+      ORIGINS: [],
+    });
+  });
+
+  it('refuse an address that is not an http or https origin, with the example given', () => {
+    expect(() => parseSettings(origins, { ORIGIN: 'ftp://x' })).toThrow(
+      new ConfigurationError(
+        'Invalid configuration: ORIGIN must be an http or https origin such as http://127.0.0.1:3000, not "ftp://x".',
+      ),
+    );
+    expect(() =>
+      parseSettings(origins, { ORIGINS: 'https://a.example, https://b.example/x' }),
+    ).toThrow(
+      /ORIGINS must list http or https origins, comma-separated, .*not "https:\/\/b\.example\/x"/,
+    );
   });
 });

@@ -131,23 +131,74 @@ export function parseOrigin(value: string): string | undefined {
   return url.origin;
 }
 
-/** An http(s) origin such as `https://portal.example.com`; empty or unset means the default. */
-export const originSetting = (fallback: string) =>
+/**
+ * An http(s) origin such as `https://portal.example.com` (see {@link parseOrigin}); empty or
+ * unset means the default (`undefined` for a setting that is off unless set).
+ */
+export const originSetting = <Fallback extends string | undefined>(
+  fallback: Fallback,
+  example = 'https://portal.example.com',
+) =>
   z
     .string()
     .optional()
-    .transform((value, context) => {
+    .transform((value, context): string | Fallback => {
       const text = value?.trim() ?? '';
       if (text === '') return fallback;
       const origin = parseOrigin(text);
       if (origin === undefined) {
         context.addIssue({
           code: 'custom',
-          message: `must be an http or https origin such as https://portal.example.com, not "${text}"`,
+          message: `must be an http or https origin such as ${example}, not "${text}"`,
         });
         return z.NEVER;
       }
       return origin;
+    });
+
+/** Comma-separated http(s) origins, each as {@link originSetting} reads one; empty or unset: none. */
+export const originListSetting = z
+  .string()
+  .optional()
+  .transform((value, context) => {
+    const entries = (value ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const origins = entries.map(parseOrigin);
+    const bad = entries.find((_entry, index) => origins[index] === undefined);
+    if (bad !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        message: `must list http or https origins, comma-separated, such as https://portal.example.com,https://admin.example.com, not "${bad}"`,
+      });
+      return z.NEVER;
+    }
+    return origins.filter((origin) => origin !== undefined);
+  });
+
+/**
+ * One of `choices`, in any case (as the logger reads LOG_LEVEL); empty or unset means the
+ * default.
+ */
+export const choiceSetting = <const Choice extends string, Fallback extends Choice | undefined>(
+  choices: readonly Choice[],
+  fallback: Fallback,
+) =>
+  z
+    .string()
+    .optional()
+    .transform((value, context): Choice | Fallback => {
+      const normalised = value?.trim().toLowerCase() ?? '';
+      if (normalised === '') return fallback;
+      const chosen = choices.find((choice) => choice.toLowerCase() === normalised);
+      if (chosen !== undefined) return chosen;
+      const listed =
+        choices.length > 1
+          ? `one of ${choices.slice(0, -1).join(', ')} or ${choices.at(-1) ?? ''}`
+          : (choices[0] ?? '');
+      context.addIssue({ code: 'custom', message: `must be ${listed}, not "${value ?? ''}"` });
+      return z.NEVER;
     });
 
 /**

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { listenOnFreePort } from '../scripts/free-port.mjs';
 
 /**
  * The floor of this machine: a page with nothing but a heading, sent with the portal's own
@@ -42,7 +43,7 @@ export function floorHeaders(pageHeaders: Headers): Record<string, string> {
   return copied;
 }
 
-/** Serves the floor page on a loopback port of the system's choosing until `stop()`. */
+/** Serves the floor page on a free loopback port (scripts/free-port.mjs) until `stop()`. */
 export async function startFloorPage(
   headers: Record<string, string>,
 ): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -50,14 +51,9 @@ export async function startFloorPage(
     response.writeHead(200, { ...headers, 'content-type': 'text/html; charset=utf-8' });
     response.end(floorPageHtml);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('No loopback port');
+  const port = await listenOnFreePort(server);
   return {
-    url: `http://127.0.0.1:${address.port}/`,
+    url: `http://127.0.0.1:${port}/`,
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => {

@@ -24,7 +24,7 @@ import { requests, requestUpdates, sessions, users } from '../api/db/schema.ts';
 import { hashPassword } from '../api/services/passwords.ts';
 import { cookieHeaderOf, keepSetCookie } from './cookie-jar.ts';
 import { SIGN_IN_PER_IP, windowStartFor } from '../api/services/rate-limits.ts';
-import { freePort } from '../scripts/free-port.mjs';
+import { freePort, portRange } from '../scripts/free-port.mjs';
 
 const databaseServer = process.env.LOAD_DATABASE_URL;
 const memberCount = Number(process.env.LOAD_MEMBERS ?? 200);
@@ -52,6 +52,8 @@ if (!(Number.isInteger(memberCount) && memberCount > 0 && memberCount <= 60_000)
 if (!(Number.isInteger(rounds) && rounds > 0)) {
   throw new Error('LOAD_ROUNDS must be a whole number above 0.');
 }
+// Throws on a wrong TEST_PORT_RANGE now, before the build and the database.
+portRange();
 
 /** One timed HTTP step: name, status, milliseconds, and whether the status was expected. */
 const samples = [];

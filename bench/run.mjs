@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import lighthouse from 'lighthouse';
-import { freePort } from '../scripts/free-port.mjs';
+import { freePort, portRange } from '../scripts/free-port.mjs';
 import { startReportSink } from '../tests/e2e/support/report-sink.ts';
+import { benchReport, verdict } from './bench-table.ts';
 import { floorHeaders, startFloorPage } from './floor-page.ts';
 import { measureMonitoringClient, monitoringBudgetCheck } from './monitoring-weight.ts';
 import {
@@ -31,6 +32,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const demoPassword = process.env.DEMO_PASSWORD ?? 'portal-demo-2026';
 const reportFile = 'reports/bench.json';
+// Read now, so that a wrong TEST_PORT_RANGE stops the bench before the build, not minutes after.
+const testPortRange = portRange();
 
 /** docs/PRODUCT.md §14: Lighthouse, mobile default throttling. */
 const lighthouseBudgets = { performance: 98, accessibility: 100, bestPractices: 100, lcpMs: 800 };
@@ -181,7 +184,7 @@ try {
 }
 
 const missed = rows.flatMap((row) => row.checks.filter((check) => !check.ok));
-console.log(missed.length ? `${missed.length} budget(s) missed` : 'every budget met');
+console.log(verdict(rows));
 process.exit(missed.length ? 1 : 0);
 
 /**
@@ -244,7 +247,7 @@ async function monitoringRows(pageRow) {
     return [
       {
         route: 'monitoring client',
-        state: `${page}, SENTRY_DSN set (${kilobytes(monitoring.clientBeforeLoadGzipBytes)} before load)`,
+        state: `${page}, SENTRY_DSN set`,
         path: pageRow.path,
         monitoring,
         javaScriptGzipBytes: monitoring.clientGzipBytes,
@@ -257,7 +260,7 @@ async function monitoringRows(pageRow) {
       },
       {
         route: 'session replay',
-        state: `${page}, loaded lazily after the client (no budget of its own)`,
+        state: `${page}, lazily after the client`,
         path: pageRow.path,
         javaScriptGzipBytes: monitoring.replayGzipBytes,
         checks: [],
@@ -285,96 +288,13 @@ function atLeast(figure, value, budget) {
   return { figure, value, budget, ok: value >= budget, shown: `${figure} ${value} < ${budget}` };
 }
 
-function kilobytesOrNothing(bytes) {
-  return bytes === undefined ? '' : kilobytes(bytes);
-}
-
 function percent(share) {
   return `${(share * 100).toFixed(0)}%`;
 }
 
-/** The budgets a row is held to, in short. */
-function budgetsOf(row) {
-  return row.checks
-    .filter((check) => check.figure !== 'status' && !check.figure.startsWith('text responses'))
-    .map((check) => {
-      if (check.figure.startsWith('JavaScript')) return `JS ≤ ${kilobytes(check.budget)}`;
-      if (check.figure.startsWith('HTML')) return `HTML ≤ ${kilobytes(check.budget)}`;
-      if (check.figure === 'bytes transferred') return `all ≤ ${kilobytes(check.budget)}`;
-      if (check.figure === lateModulesFigure) return 'no module late';
-      if (check.figure === 'LCP') return `LCP ≤ ${check.budget} ms`;
-      if (check.figure.startsWith('throughput')) return `≥ ${percent(check.budget)} of static`;
-      return `${check.figure.replace('best practices', 'BP').replace('accessibility', 'a11y').replace('performance', 'perf')} ≥ ${check.budget}`;
-    })
-    .join(', ');
-}
-
-/** Prints the table (Markdown, for docs/PERFORMANCE.md too) and writes it as JSON. */
+/** Prints the tables (Markdown, for docs/PERFORMANCE.md too) and writes the rows as JSON. */
 function report(measured, unmeasured) {
-  const header = [
-    'route',
-    'state',
-    'JS gzip',
-    'CSS',
-    'HTML',
-    'requests',
-    'transferred',
-    'perf',
-    'a11y',
-    'BP',
-    'FCP',
-    'LCP',
-    'TBT',
-    'CLS',
-    'req/s',
-    'vs static',
-    'budgets',
-    'result',
-  ];
-  const cells = measured.map((row) => {
-    const { weight, lighthouse: scores, throughput } = row;
-    const missedChecks = row.checks.filter((check) => !check.ok);
-    return [
-      row.route,
-      row.state,
-      weight ? kilobytes(weight.javaScriptGzipBytes) : kilobytesOrNothing(row.javaScriptGzipBytes),
-      weight ? kilobytes(weight.cssBytes) : '',
-      weight ? `${kilobytes(weight.htmlBytes)} ${weight.htmlEncoding}` : '',
-      weight ? String(weight.requests) : '',
-      weight ? kilobytes(weight.transferredBytes) : '',
-      scores ? String(scores.performance) : '',
-      scores ? String(scores.accessibility) : '',
-      scores ? String(scores.bestPractices) : '',
-      scores ? `${scores.fcpMs} ms` : '',
-      scores ? `${scores.lcpMs} ms` : '',
-      scores ? `${scores.tbtMs} ms` : '',
-      scores ? scores.cls.toFixed(3) : '',
-      throughput ? throughput.requestsPerSecond.toFixed(0) : '',
-      throughput ? percent(throughput.shareOfStatic) : '',
-      budgetsOf(row),
-      missedChecks.length ? `MISSED: ${missedChecks.map((check) => check.shown).join('; ')}` : 'ok',
-    ];
-  });
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...cells.map((line) => (line[column] ?? '').length)),
-  );
-  const line = (values) =>
-    `| ${values.map((value, column) => value.padEnd(widths[column] ?? 0)).join(' | ')} |`;
-  console.log(
-    [
-      '',
-      line(header),
-      `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`,
-      ...cells.map(line),
-      '',
-      (lighthouseRuns > 0
-        ? `Lighthouse: median of ${lighthouseRuns} runs, mobile, simulated throttling. `
-        : 'Lighthouse left out (BENCH_LIGHTHOUSE_RUNS=0). ') +
-        `Throughput: ${connections} connections, ${seconds} s each, after a warm-up.`,
-      `Not weighed: ${unmeasured.map(({ route, reason }) => `${route} (${reason})`).join('; ')}.`,
-      '',
-    ].join('\n'),
-  );
+  console.log(benchReport(measured, unmeasured, { lighthouseRuns, connections, seconds }));
 
   mkdirSync(path.dirname(reportFile), { recursive: true });
   writeFileSync(
@@ -418,11 +338,14 @@ function report(measured, unmeasured) {
 /** Debian's Chromium, headless and offline but for loopback, for Lighthouse. */
 async function startChromium() {
   const profile = mkdtempSync(path.join(tmpdir(), 'portal-bench-chromium-'));
+  // Chromium picks a port itself best (no other process can take it in between), but only the
+  // probe keeps it inside TEST_PORT_RANGE.
+  const requestedPort = testPortRange === null ? 0 : await freePort(testPortRange);
   const chromium = spawn(
     chromiumPath,
     [
       ...offlineChromiumFlags,
-      '--remote-debugging-port=0',
+      `--remote-debugging-port=${requestedPort}`,
       `--user-data-dir=${profile}`,
       'about:blank',
     ],
@@ -461,7 +384,7 @@ async function floorRow(debuggingPort) {
   try {
     return {
       route: 'floor',
-      state: "one heading, SignIn's headers (no budget)",
+      state: "one heading, SignIn's headers",
       path: floor.url,
       lighthouse: await lighthouseMedian(debuggingPort, floor.url, undefined),
       checks: [],

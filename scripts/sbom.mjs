@@ -2,9 +2,10 @@
 // as package-lock.json pins them) in CycloneDX JSON, with npm's own `npm sbom`, to
 // reports/sbom.cdx.json. `--include-dev` lists the development dependencies too.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { namedAfterPackage } from './sbom-component.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const output = path.join(root, 'reports', 'sbom.cdx.json');
@@ -24,7 +25,8 @@ if (result.error || result.status !== 0) {
   process.exit(1);
 }
 
-const sbom = JSON.parse(result.stdout);
+const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const sbom = namedAfterPackage(JSON.parse(result.stdout), manifest);
 mkdirSync(path.dirname(output), { recursive: true });
 writeFileSync(output, `${JSON.stringify(sbom, null, 2)}\n`);
 const count = Array.isArray(sbom.components) ? sbom.components.length : 0;

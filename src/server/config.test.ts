@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../api/settings.ts';
 import { insecureServingProblem, parseConfig, productionApiWarning } from './config';
 
 describe('the web configuration', () => {
@@ -39,6 +40,53 @@ describe('the web configuration', () => {
     expect(() => parseConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
     expect(() => parseConfig({ SEED_DEMO_DATA: 'maybe' })).toThrow(/SEED_DEMO_DATA/);
     expect(() => parseConfig({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL/);
+  });
+
+  it('refuses an unknown LOG_LEVEL as every other setting words it, listing the levels', () => {
+    expect(() => parseConfig({ LOG_LEVEL: 'verbose' })).toThrow(
+      new ConfigurationError(
+        'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace or silent, not "verbose".',
+      ),
+    );
+    expect(() => parseConfig({ LOG_LEVEL: ' Debug ' })).not.toThrow();
+    expect(() => parseConfig({ LOG_LEVEL: '' })).not.toThrow();
+  });
+
+  it('takes only http and https origins for API_ORIGIN and PUBLIC_ORIGIN', () => {
+    expect(() => parseConfig({ API_ORIGIN: 'ftp://x' })).toThrow(
+      new ConfigurationError(
+        'Invalid configuration: API_ORIGIN must be an http or https origin such as http://127.0.0.1:3000, not "ftp://x".',
+      ),
+    );
+    for (const wrong of [
+      'ftp://portal.example.com',
+      'https://portal.example.com/portal',
+      'https://portal.example.com/?from=env',
+      'https://user:secret@portal.example.com',
+    ]) {
+      expect(() => parseConfig({ PUBLIC_ORIGIN: wrong })).toThrow(
+        `PUBLIC_ORIGIN must be an http or https origin such as https://portal.example.com, not "${wrong}"`,
+      );
+      expect(() => parseConfig({ API_ORIGIN: wrong })).toThrow(/API_ORIGIN must be an http/);
+    }
+    expect(
+      parseConfig({
+        API_ORIGIN: 'HTTP://127.0.0.1:3000/',
+        PUBLIC_ORIGIN: 'https://Portal.example',
+      }),
+    ).toMatchObject({ apiOrigin: 'http://127.0.0.1:3000', publicOrigin: 'https://portal.example' });
+  });
+
+  it('takes only http and https origins in the lists of production origins', () => {
+    for (const name of ['PRODUCTION_WEB_ORIGINS', 'PRODUCTION_API_ORIGINS']) {
+      expect(() => parseConfig({ [name]: 'https://portal.example,ftp://x' })).toThrow(
+        `${name} must list http or https origins, comma-separated, such as https://portal.example.com,https://admin.example.com, not "ftp://x"`,
+      );
+    }
+    expect(
+      parseConfig({ PRODUCTION_WEB_ORIGINS: ' https://portal.example/ , https://admin.example' })
+        .productionWebOrigins,
+    ).toEqual(['https://portal.example', 'https://admin.example']);
   });
 
   it('reads every boolean variable the same way, 1 and 0 included', () => {

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import {
   booleanSetting,
+  choiceSetting,
   hostSetting,
   isLoopbackHost,
   millisecondsSetting,
+  originListSetting,
+  originSetting,
   parseSettings,
   portSetting,
   servesProduction,
@@ -22,47 +25,28 @@ import { readS3Settings, type S3Settings } from '../../api/services/storage/s3-s
  * Every variable is documented with its default in the README. A bad value
  * stops the server at start-up with a message naming the variable.
  */
-const origin = (what: string) =>
-  z.url({ message: `must be ${what}, like https://portal.example.com` }).optional();
-
-const originList = z
-  .string()
-  .optional()
-  .transform((value, context) => {
-    const origins = (value ?? '')
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean);
-    const bad = origins.find((entry) => !URL.canParse(entry));
-    if (bad !== undefined) {
-      context.addIssue({ code: 'custom', message: `must list addresses, not "${bad}"` });
-      return z.NEVER;
-    }
-    return origins.map((entry) => new URL(entry).origin);
-  });
-
 const environmentSchema = z.object({
   NODE_ENV: z.string().optional(),
   HOST: hostSetting('127.0.0.1'),
   PORT: portSetting(4321),
-  PUBLIC_ORIGIN: origin('the public address of the site'),
+  PUBLIC_ORIGIN: originSetting(undefined),
   ALLOW_INSECURE_HTTP: booleanSetting(false),
   TRUSTED_PROXIES: trustedProxiesSetting,
-  API_ORIGIN: origin('the address of the API'),
+  API_ORIGIN: originSetting(undefined, 'http://127.0.0.1:3000'),
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().default('./data'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   // Unset: on for a server only this machine reaches, off for production (servesProduction).
   SEED_DEMO_DATA: booleanSetting(undefined),
-  PRODUCTION_WEB_ORIGINS: originList,
-  PRODUCTION_API_ORIGINS: originList,
+  PRODUCTION_WEB_ORIGINS: originListSetting,
+  PRODUCTION_API_ORIGINS: originListSetting,
   KIT_GALLERY: booleanSetting(false),
   OUTBOX_VIEWER: booleanSetting(false),
   SMTP_URL: smtpUrlSetting,
   MAIL_FROM: z.string().trim().max(200).optional(),
   STORAGE_SECRET: storageSecretSetting,
   // Read by the logger itself (api/logger.ts); checked here so that a typo stops the start.
-  LOG_LEVEL: z.enum(logLevels).optional(),
+  LOG_LEVEL: choiceSetting(logLevels, undefined),
   SHUTDOWN_TIMEOUT_MS: millisecondsSetting(25_000),
   API_TIMEOUT_MS: millisecondsSetting(10_000),
   SENTRY_DSN: z
@@ -128,7 +112,7 @@ export interface MonitoringSettings {
 
 export function parseConfig(environment: Record<string, string | undefined>): WebConfig {
   const env = parseSettings(environmentSchema, environment);
-  const publicOrigin = env.PUBLIC_ORIGIN ? new URL(env.PUBLIC_ORIGIN).origin : undefined;
+  const publicOrigin = env.PUBLIC_ORIGIN;
   const production = servesProduction(publicOrigin, env.HOST);
   return {
     host: env.HOST,
@@ -137,7 +121,7 @@ export function parseConfig(environment: Record<string, string | undefined>): We
     secureCookies: publicOrigin?.startsWith('https:') ?? false,
     allowInsecureHttp: env.ALLOW_INSECURE_HTTP,
     trustedProxies: env.TRUSTED_PROXIES,
-    apiOrigin: env.API_ORIGIN ? new URL(env.API_ORIGIN).origin : undefined,
+    apiOrigin: env.API_ORIGIN,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR,
     sessionSecret: env.SESSION_SECRET,

@@ -6,9 +6,9 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listenOnFreePort } from '../../scripts/free-port.mjs';
 import { FirstVisitPages, acceptsGzip, type FirstVisitPagesOptions } from './first-visit-pages';
 
 const cookieName = 'XSRF-TOKEN';
@@ -73,8 +73,7 @@ class TestServer {
   }
 
   async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return `http://127.0.0.1:${await listenOnFreePort(this.#server)}`;
   }
 
   close(): Promise<void> {

@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
@@ -6,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { outboxMessages, users } from '../../api/db/schema.ts';
 import { openReferenceApi } from '../../api/index.ts';
 import { logger } from '../../api/logger.ts';
+import { freePort, listenOnFreePort } from '../../scripts/free-port.mjs';
 import { createMovableClock, HOUR, MINUTE, SECOND } from '../../api/services/clock.ts';
 import {
   createSmtpEmailProvider,
@@ -408,10 +408,11 @@ describe('delivery over SMTP (SMTP_URL)', () => {
         });
       },
     });
-    await new Promise<void>((resolve) => {
-      smtp.listen(0, '127.0.0.1', resolve);
-    });
-    port = (smtp.server.address() as AddressInfo).port;
+    // The SMTP server repeats its socket's errors, a port found taken among them: heard here.
+    const quiet = () => undefined;
+    smtp.on('error', quiet);
+    port = await listenOnFreePort(smtp.server);
+    smtp.off('error', quiet);
   });
 
   afterAll(async () => {
@@ -481,10 +482,7 @@ describe('delivery over SMTP (SMTP_URL)', () => {
     const loggedError = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     try {
       // A port that was free a moment ago: nothing listens, the connection is refused at once.
-      const closed = createServer();
-      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-      const closedPort = (closed.address() as AddressInfo).port;
-      await new Promise((resolve) => closed.close(resolve));
+      const closedPort = await freePort();
       const unreachable = createOutboxWorker({
         db: api.db,
         clock: api.clock,

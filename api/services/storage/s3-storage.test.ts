@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, portRange } from '../../../scripts/free-port.mjs';
 import { createMovableClock, MINUTE } from '../clock.ts';
 import { attachmentContentDisposition } from './content-disposition.ts';
 import type { FileStorage, UploadTarget } from './file-storage.ts';
@@ -40,7 +41,9 @@ beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'portal-s3-'));
   server = new S3rver({
     address: '127.0.0.1',
-    port: 0,
+    // s3rver listens itself, and a port it finds taken is an uncaught error: in TEST_PORT_RANGE,
+    // one found free a moment ago.
+    port: portRange() === null ? 0 : await freePort(),
     directory,
     silent: true,
     configureBuckets: [{ name: BUCKET }],

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort as sharedFreePort } from '../../../scripts/free-port.mjs';
 
 /**
  * Extra copies of the production server (`dist/`, served by `scripts/serve-e2e.mjs` on a fresh
@@ -65,21 +65,12 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** A loopback port that nothing listened on a moment ago (the system's choice). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => {
-    server.close(() => {
-      resolve();
-    });
-  });
-  if (address === null || typeof address === 'string') throw new Error('No port was assigned');
-  return address.port;
+/**
+ * A loopback port that nothing listened on a moment ago: the system's choice, or one of
+ * TEST_PORT_RANGE (scripts/free-port.mjs, shared with the bench and `npm test`).
+ */
+export function freePort(): Promise<number> {
+  return sharedFreePort();
 }
 
 /**
@@ -107,7 +98,7 @@ export function gracefulStop(
   };
 }
 
-/** Starts an extra production server on a free loopback port; always `stop()` it. */
+/** Starts an extra production server on a free loopback port ({@link freePort}); always `stop()` it. */
 export async function startPortalServer(options: PortalServerOptions = {}): Promise<PortalServer> {
   // A fresh embedded database on two shared cores under the whole suite can take half a minute.
   const { waitFor = 'ready', timeoutMs = 60_000 } = options;

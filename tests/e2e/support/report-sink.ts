@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import { listenOnFreePort } from '../../../scripts/free-port.mjs';
 
 /**
  * A stand-in for the error-reporting service on loopback: the DSN points at it, and it keeps
@@ -72,10 +72,7 @@ export async function startReportSink(): Promise<ReportSink> {
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
-  await new Promise<void>((resolve) => {
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnFreePort(server);
   const origin = `http://127.0.0.1:${port}`;
   return {
     dsn: `http://e2epublickey@127.0.0.1:${port}/1`,

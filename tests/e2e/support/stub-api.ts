@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnFreePort } from '../../../scripts/free-port.mjs';
 
 /** A stand-in for the API on loopback, for servers started with `API_ORIGIN` pointing at it. */
 export interface StubApi {
@@ -43,10 +43,7 @@ export async function startStubApi(answer: StubAnswer = answersLikeTheContract):
     });
     answer(request, response);
   });
-  await new Promise<void>((resolve) => {
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnFreePort(server);
   let closing: Promise<void> | undefined;
   return {
     origin: `http://127.0.0.1:${port}`,

@@ -1,5 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { listenOnFreePort } from '../../../scripts/free-port.mjs';
 
 /**
  * A loopback TCP proxy the test can cut and restore, to make what is behind it (a database)
@@ -68,7 +69,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     });
 
   let server: Server | undefined = newServer();
-  const port = await listen(server, 0);
+  const port = await listenOnFreePort(server);
   const cut = async (): Promise<void> => {
     const closing = server;
     server = undefined;

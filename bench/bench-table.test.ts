@@ -1,0 +1,267 @@
+import { describe, expect, it } from 'vitest';
+import {
+  benchReport,
+  count,
+  terminalColumns,
+  verdict,
+  wrap,
+  type BenchCheck,
+  type BenchRow,
+  type BenchSettings,
+} from './bench-table.ts';
+import { byteBudgetChecks, planVisits, type PageWeight } from './page-weight.ts';
+
+const { visits, unmeasured } = planVisits();
+/** The printout with its wrapped sentences joined again. */
+const unwrapped = (printed: string): string => printed.replaceAll('\n', ' ');
+const settings: BenchSettings = { lighthouseRuns: 5, connections: 10, seconds: 10 };
+
+/** A page's weight as the bench measured it on 2026-11-25 (docs/PERFORMANCE.md), give or take. */
+function weightOf(route: string, overrides: Partial<PageWeight> = {}): PageWeight {
+  const islands = route !== 'NotFound';
+  return {
+    status: route === 'NotFound' ? 404 : 200,
+    htmlBytes: 7_577,
+    htmlEncoding: route === 'SignIn' ? 'gzip' : 'br',
+    javaScriptGzipBytes: islands ? 74_342 : 512,
+    cssBytes: 0,
+    transferredBytes: 69_734,
+    requests: 6,
+    hasIslands: islands,
+    uncompressed: [],
+    styles: { renderBlocking: [], undefinedCustomProperties: [] },
+    modulesFoundLate: [],
+    ...overrides,
+  };
+}
+
+const shownAs = (check: Omit<BenchCheck, 'shown'>): BenchCheck => ({
+  ...check,
+  shown: `${check.figure} ${check.value} > ${check.budget}`,
+});
+
+function lighthouseChecks(performance: number, lcpMs: number): BenchCheck[] {
+  return [
+    { figure: 'performance', value: performance, budget: 98, ok: performance >= 98 },
+    { figure: 'accessibility', value: 100, budget: 100, ok: true },
+    { figure: 'best practices', value: 100, budget: 100, ok: true },
+    { figure: 'LCP', value: lcpMs, budget: 800, ok: lcpMs <= 800 },
+  ].map(shownAs);
+}
+
+const lighthouse = (performance: number, lcpMs: number) => ({
+  performance,
+  accessibility: 100,
+  bestPractices: 100,
+  fcpMs: 783,
+  lcpMs,
+  tbtMs: 295,
+  cls: 0,
+});
+
+/** Every row the bench prints, shaped as bench/run.mjs makes them. */
+function benchRows(overrides: Partial<PageWeight> = {}): BenchRow[] {
+  const pages: BenchRow[] = visits.map((visit) => {
+    const weight = weightOf(visit.route, overrides);
+    return {
+      route: visit.route,
+      state: visit.state,
+      weight,
+      checks: byteBudgetChecks(visit, weight).map(shownAs),
+    };
+  });
+  const withLighthouse = (route: string, state: string, performance: number, lcpMs: number) => {
+    const index = pages.findIndex((row) => row.route === route && row.state === state);
+    const row = pages[index];
+    if (row === undefined) throw new Error(`No ${route} (${state})`);
+    pages[index] = {
+      ...row,
+      lighthouse: lighthouse(performance, lcpMs),
+      checks: [...row.checks, ...lighthouseChecks(performance, lcpMs)],
+    };
+  };
+  withLighthouse('SignIn', 'signed out', 94, 817);
+  withLighthouse('SignUp', 'signed out, no companySlug', 98, 790);
+  withLighthouse('Dashboard', 'member', 98, 792);
+  const throughput = (route: string, state: string, requestsPerSecond: number) => {
+    const index = pages.findIndex((row) => row.route === route && row.state === state);
+    const row = pages[index];
+    if (row === undefined) throw new Error(`No ${route} (${state})`);
+    const shareOfStatic = requestsPerSecond / 3870;
+    pages[index] = {
+      ...row,
+      throughput: { requestsPerSecond, shareOfStatic },
+      checks:
+        route === 'SignIn'
+          ? [
+              ...row.checks,
+              shownAs({
+                figure: 'throughput share of the static file',
+                value: shareOfStatic,
+                budget: 0.35,
+                ok: shareOfStatic >= 0.35,
+              }),
+            ]
+          : row.checks,
+    };
+  };
+  throughput('SignIn', 'signed out', 7091);
+  throughput('Dashboard', 'member', 42);
+  throughput('Requests', 'member', 48);
+  return [
+    ...pages,
+    {
+      route: 'monitoring client',
+      state: 'SignIn, signed out, SENTRY_DSN set',
+      javaScriptGzipBytes: 29_428,
+      monitoring: { clientBeforeLoadGzipBytes: 1_025 },
+      checks: [
+        shownAs({
+          figure: 'JavaScript the monitoring client adds (gzip)',
+          value: 29_428,
+          budget: 30_720,
+          ok: true,
+        }),
+      ],
+    },
+    {
+      route: 'session replay',
+      state: 'SignIn, signed out, lazily after the client',
+      javaScriptGzipBytes: 44_102,
+      checks: [],
+    },
+    {
+      route: 'floor',
+      state: "one heading, SignIn's headers",
+      lighthouse: lighthouse(96, 759),
+      checks: [],
+    },
+    {
+      route: 'static file',
+      state: '/robots.txt',
+      throughput: { requestsPerSecond: 3870, shareOfStatic: 1 },
+      checks: [],
+    },
+  ];
+}
+
+describe('benchReport', () => {
+  const printed = benchReport(benchRows(), unmeasured, settings);
+
+  it(`fits every line in a terminal of ${terminalColumns} columns`, () => {
+    const tooWide = printed.split('\n').filter((line) => line.length > terminalColumns);
+    expect(tooWide).toEqual([]);
+  });
+
+  it('keeps every figure measured, with its unit in the header or the caption', () => {
+    expect(printed).toMatch(/\| SignIn +\| signed out +\| +72\.6 \| +7\.4 gzip \| +6 \| +68\.1 \|/);
+    expect(printed).toMatch(/\| JS KB \| +HTML KB \| requests \| all KB \|/);
+    expect(printed).toMatch(
+      /\| monitoring client \| SignIn, signed out, SENTRY_DSN set +\| +28\.7 \| +1\.0 \|/,
+    );
+    expect(printed).toMatch(/\| session replay +\| .* \| +43\.1 \| +\|/);
+    expect(printed).toMatch(
+      /\| floor +\| one heading, SignIn's headers +\| +96 \| +100 \| +100 \| +783 \| +759 \| +295 \| 0\.000 \|/,
+    );
+    expect(unwrapped(printed)).toContain('FCP, LCP and TBT in ms');
+    expect(printed).toMatch(/\| SignIn +\| signed out +\| +7091 \| +183% \|/);
+    expect(printed).toMatch(/\| Dashboard +\| member +\| +42 \| +1% \|/);
+    expect(printed).toMatch(/\| static file \| \/robots\.txt \| +3870 \| +100% \|/);
+  });
+
+  it('says the styles are inline in the HTML instead of showing CSS 0.0 KB on every page', () => {
+    expect(printed).not.toContain('CSS KB');
+    expect(unwrapped(printed)).toContain(
+      "CSS: no page links a stylesheet (0.0 KB on every page): styles are inline in the HTML and count in HTML KB (build.inlineStylesheets: 'always').",
+    );
+  });
+
+  it('shows the stylesheets in a column of their own when a page links one', () => {
+    const withStylesheet = benchReport(benchRows({ cssBytes: 2_048 }), unmeasured, settings);
+    expect(withStylesheet).toMatch(/\| JS KB \| CSS KB \| +HTML KB \|/);
+    expect(withStylesheet).toMatch(/\| +72\.6 \| +2\.0 \| +7\.4 gzip \|/);
+    expect(unwrapped(withStylesheet)).toContain('styles inline in a page count in its HTML');
+  });
+
+  it('says how many Lighthouse runs each figure is the median of, in words that fit the number', () => {
+    expect(printed).toContain('Lighthouse: median of 5 runs per page, mobile');
+    const once = benchReport(benchRows(), unmeasured, { ...settings, lighthouseRuns: 1 });
+    expect(once).toContain('Lighthouse: one run per page, mobile');
+    expect(once).not.toContain('1 runs');
+    const none = benchReport(
+      benchRows().filter((row) => row.route !== 'floor'),
+      unmeasured,
+      { ...settings, lighthouseRuns: 0 },
+    );
+    expect(none).toContain('Lighthouse left out (BENCH_LIGHTHOUSE_RUNS=0).');
+    expect(benchReport(benchRows(), unmeasured, { ...settings, connections: 1 })).toContain(
+      'Throughput (docs/PERFORMANCE.md): 1 connection, 10 s each',
+    );
+  });
+
+  it("explains under the throughput table why the signed-in pages are a small share of the file's", () => {
+    const [, afterThroughput = ''] = printed.split('Throughput');
+    expect(afterThroughput).toContain(
+      '\nSigned-in pages are slower: each runs SQL through the API, checks the session and renders React.\n',
+    );
+    expect(afterThroughput).toMatch(/^ \(docs\/PERFORMANCE\.md\): /);
+    expect(afterThroughput).toContain(
+      '- ≥ 35% of the static file: SignIn\n- no budget: Dashboard, Requests\n',
+    );
+  });
+
+  it('lists each budget once with the pages held to it', () => {
+    expect(printed).toContain(
+      [
+        'Budgets (* marks a figure over its budget):',
+        '- HTML ≤ 14.0 KB, no text response uncompressed, no module found late: every page',
+        '- JS ≤ 100.0 KB: AboutUs, AboutYou, ContactInfo, Dashboard, Requests, RequestCategory, Request',
+        '- JS ≤ 75.0 KB: SignIn, SignUp, ForgotPassword, ResetPassword, MfaEnrollment, UnlockUser',
+        '- all ≤ 100.0 KB: SignIn',
+        '- JS ≤ 3.0 KB: NotFound',
+      ].join('\n'),
+    );
+    expect(printed).toContain(
+      '- perf ≥ 98, a11y ≥ 100, BP ≥ 100, LCP ≤ 800 ms: SignIn, SignUp, Dashboard\n- no budget: floor',
+    );
+    expect(printed).toContain('- JS ≤ 30.0 KB: monitoring client\n- no budget: session replay');
+  });
+
+  it('marks each figure over its budget and lists every miss after the tables', () => {
+    expect(printed).toMatch(
+      /\| SignIn +\| signed out +\| +94\* \| +100 \| +100 \| +783 \| +817\* \|/,
+    );
+    expect(printed).toContain(
+      'Budgets missed:\n- SignIn, signed out: performance 94 > 98; LCP 817 > 800\n',
+    );
+    const heavy = benchReport(benchRows({ htmlBytes: 15_000 }), unmeasured, settings);
+    expect(heavy).toMatch(/\| +14\.6 br\* \|/);
+    expect(heavy).toContain('- NotFound, member: HTML (compressed) 15000 > 14336');
+  });
+});
+
+describe('verdict', () => {
+  it('counts the budgets missed, one in the singular', () => {
+    const row = (ok: boolean): BenchRow => ({
+      route: 'SignIn',
+      state: 'signed out',
+      checks: [{ figure: 'LCP', value: 817, budget: 800, ok, shown: 'LCP 817 ms > 800 ms' }],
+    });
+    expect(verdict([row(true)])).toBe('every budget met');
+    expect(verdict([row(false)])).toBe('1 budget missed');
+    expect(verdict([row(false), row(false)])).toBe('2 budgets missed');
+  });
+});
+
+describe('count and wrap', () => {
+  it('write a number with its noun in the singular or the plural', () => {
+    expect(count(1, 'run')).toBe('1 run');
+    expect(count(0, 'run')).toBe('0 runs');
+  });
+
+  it('wrap words at the terminal width, indenting the lines after the first', () => {
+    const wrapped = wrap(`- ${'word '.repeat(40).trim()}`, '  ');
+    expect(wrapped.split('\n').every((line) => line.length <= terminalColumns)).toBe(true);
+    expect(wrapped.split('\n')[1]).toMatch(/^ {2}word/);
+  });
+});
