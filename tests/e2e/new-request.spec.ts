@@ -65,7 +65,7 @@ test('a member makes a request with a file through the drawer, and gets the file
   await expect(drawer).toBeVisible();
   await expectNoAxeViolations(page);
 
-  await drawer.getByText('Travel', { exact: true }).click();
+  await drawer.getByRole('radio', { name: /^Travel\b/ }).check();
   await drawer.getByLabel('Title').fill('Book a hotel in Lisbon');
   await drawer.getByLabel('Details').fill('Two nights in May, near the river.');
 
@@ -162,7 +162,7 @@ test("text the API cannot store is refused in the form's own words, under its fi
   await waitForIslands(page, 'NewRequest');
   await page.getByRole('button', { name: 'New request' }).click();
   const drawer = page.getByRole('dialog', { name: 'New request' });
-  await drawer.getByText('Travel', { exact: true }).click();
+  await drawer.getByRole('radio', { name: /^Travel\b/ }).check();
   await drawer.getByLabel('Title').fill(unsavableTitle);
   await expect(drawer.getByLabel('Title')).toHaveValue(unsavableTitle);
   await drawer.getByRole('button', { name: 'Send request' }).click();
@@ -188,7 +188,7 @@ test.describe('with JavaScript off', () => {
     const form = page.getByRole('region', { name: 'New request' });
     await expect(form).toBeVisible();
 
-    await form.getByText('Everyday errands', { exact: true }).click();
+    await form.getByRole('radio', { name: /^Everyday errands\b/ }).check();
     await form.getByLabel('Title').fill('Return a parcel');
     await form.getByLabel('Details').fill('The label is attached.');
     const file = someFile('return-label.pdf', 300 * 1024);
@@ -212,7 +212,7 @@ test.describe('with JavaScript off', () => {
     await signUpNewMember(page, origin, { firstName: 'Jordan', javaScript: false });
     await page.goto(`${origin}/dashboard#new-request`);
     let form = page.getByRole('region', { name: 'New request' });
-    await form.getByText('Travel', { exact: true }).click();
+    await form.getByRole('radio', { name: /^Travel\b/ }).check();
     await form.getByLabel('Details').fill('Anywhere warm.');
     await form.getByRole('button', { name: 'Send request' }).click();
 

@@ -107,7 +107,7 @@ test.describe('with JavaScript off', () => {
     await signUpNewMember(page, origin, { firstName: 'Jordan', javaScript: false });
     await page.goto(`${origin}/dashboard#new-request`);
     const form = page.getByRole('region', { name: 'New request' });
-    await form.getByText('Family and care', { exact: true }).click();
+    await form.getByRole('radio', { name: /^Family and care\b/ }).check();
     await form.getByLabel('Title').fill('Find a babysitter for Friday');
     await form.getByRole('button', { name: 'Send request' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(

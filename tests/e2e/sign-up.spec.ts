@@ -39,12 +39,12 @@ test('a member signs up through the company link, enrolls a phone and answers th
 
   await expect(page.getByText('Step 2 of 3')).toBeVisible();
   await expectNoAxeViolations(page);
-  await page.getByText('Travel', { exact: true }).click();
-  await page.getByText('Family and care', { exact: true }).click();
+  await page.getByRole('checkbox', { name: /^Travel\b/ }).check();
+  await page.getByRole('checkbox', { name: /^Family and care\b/ }).check();
   await page.getByRole('button', { name: 'Next' }).click();
 
   await expect(page.getByText('Step 3 of 3')).toBeVisible();
-  await page.getByText('Text message', { exact: true }).click();
+  await page.getByRole('radio', { name: /^Text message\b/ }).check();
   await page.getByRole('button', { name: 'Finish' }).click();
   await expect(page.getByLabel('Phone number')).toHaveAttribute('aria-invalid', 'true');
   await expectNoAxeViolations(page);
@@ -156,10 +156,10 @@ test.describe('with JavaScript off', () => {
     await signUp(page, newPerson('Noor'));
     await page.getByRole('button', { name: 'Skip for now' }).click();
     await page.getByRole('link', { name: 'Next' }).click();
-    await page.getByText('Everyday errands', { exact: true }).click();
+    await page.getByRole('checkbox', { name: /^Everyday errands\b/ }).check();
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(page).toHaveURL(`${origin}/welcome/contact-info`);
-    await page.getByText('Email', { exact: true }).click();
+    await page.getByRole('radio', { name: /^Email\b/ }).check();
     await page.getByRole('button', { name: 'Finish' }).click();
     await expect(page).toHaveURL(`${origin}/dashboard`);
     await page.goto(`${origin}/welcome/about-you`);

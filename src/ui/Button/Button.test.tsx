@@ -23,6 +23,17 @@ describe('Button', () => {
     expect(screen.getByRole('button').dataset['variant']).toBe('tertiary');
   });
 
+  it('carries a compact size as a data attribute, and no size attribute when regular', () => {
+    render(
+      <>
+        <Button data-size="compact">Sign out</Button>
+        <Button>Save</Button>
+      </>,
+    );
+    expect(screen.getByRole('button', { name: 'Sign out' }).dataset['size']).toBe('compact');
+    expect(screen.getByRole('button', { name: 'Save' }).hasAttribute('data-size')).toBe(false);
+  });
+
   it('calls its click handler when pressed', () => {
     const onClick = vi.fn();
     render(<Button onClick={onClick}>Go</Button>);

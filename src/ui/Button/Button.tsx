@@ -9,6 +9,13 @@ export type ButtonVariant = 'primary' | 'secondary' | 'tertiary';
 export interface ButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type'> {
   /** Visual weight; `primary` by default. */
   variant?: ButtonVariant | undefined;
+  /**
+   * `compact` narrows the sides for a crowded row (a phone's header); the height, a touch target,
+   * stays. Regular when left out. An attribute passed straight to the `<button>` rather than a prop
+   * the component reads: the sign-in family's pages are within bytes of their 75 KB, and every
+   * island with a button would carry the reading.
+   */
+  'data-size'?: 'compact' | undefined;
   /** `button` by default, so a button never submits a form by accident. */
   type?: 'button' | 'submit' | undefined;
   /**

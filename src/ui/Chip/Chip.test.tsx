@@ -84,6 +84,22 @@ describe('Chip', () => {
     expect(box.closest('label')?.hasAttribute('data-selected')).toBe(false);
   });
 
+  it('carries the check mark of a radio or checkbox chip while unchecked, for its input to show', () => {
+    const { container } = render(
+      <Chip variant="checkbox" name="topics" value="pets" title="Pets" description="d" />,
+    );
+    const label = screen.getByRole('checkbox', { name: /^Pets\b/ }).closest('label');
+    expect(label?.querySelector('svg[viewBox="0 0 24 24"]')).not.toBeNull();
+    expect(container.querySelector('label > input:first-child')).not.toBeNull();
+  });
+
+  it('draws the check mark of a button chip only while it is selected', () => {
+    const { container } = render(<Chip title="Pets" description="d" />);
+    expect(container.querySelector('svg[viewBox="0 0 24 24"]')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /^Pets\b/ }));
+    expect(container.querySelector('svg[viewBox="0 0 24 24"]')).not.toBeNull();
+  });
+
   it('marks an input chip in error as invalid', () => {
     render(<Chip variant="checkbox" name="t" value="v" title="Terms" description="d" error />);
     expect(screen.getByRole('checkbox').getAttribute('aria-invalid')).toBe('true');

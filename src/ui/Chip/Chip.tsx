@@ -75,7 +75,8 @@ function DefaultIllustration() {
 /**
  * A selectable card: button, link, external link, radio or checkbox, with a title, a description
  * and optionally the default image. State is exposed as `data-selected`, `data-disabled`,
- * `data-invalid`.
+ * `data-invalid`. A radio or checkbox chip is a `<label>` whose native input lies, transparent,
+ * over the whole card; its look follows the input's `:checked` and `:disabled`.
  */
 export function Chip(props: ChipProps) {
   const {
@@ -150,7 +151,8 @@ export function Chip(props: ChipProps) {
           <span className="visually-hidden">(opens in a new tab)</span>
         </>
       ) : null}
-      {isSelected && variant !== 'link' && variant !== 'external-link' ? (
+      {/* An input chip's mark is always there for CSS to show from the input's own state. */}
+      {variant === 'radio' || variant === 'checkbox' || (variant === 'button' && isSelected) ? (
         <Icon path={checkShape} className={styles.mark} />
       ) : null}
     </>

@@ -22,8 +22,9 @@ export async function signUp(
   await page.getByLabel('Last name').fill(person.lastName);
   await page.getByLabel('Email address').fill(person.email);
   await page.getByLabel('Password', { exact: true }).fill(person.password);
-  // The chip is the checkbox's label: a person clicks it.
-  if (acceptTerms) await page.getByText('I accept the terms of service').click();
+  if (acceptTerms) {
+    await page.getByRole('checkbox', { name: /^I accept the terms of service/ }).check();
+  }
   await page.getByRole('button', { name: 'Create account' }).click();
 }
 

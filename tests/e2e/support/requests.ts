@@ -72,8 +72,7 @@ export async function makeRequestInDrawer(
   await waitForIslands(page, 'NewRequest');
   await page.getByRole('button', { name: 'New request' }).click();
   const drawer = page.getByRole('dialog', { name: 'New request' });
-  // The chip is the radio's label: a person clicks it.
-  await drawer.getByText(category, { exact: true }).click();
+  await drawer.getByRole('radio', { name: new RegExp(`^${category}\\b`) }).check();
   await drawer.getByLabel('Title').fill(title);
   if (details) await drawer.getByLabel('Details').fill(details);
   await drawer.getByRole('button', { name: 'Send request' }).click();

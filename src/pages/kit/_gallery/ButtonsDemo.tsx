@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button } from '../../../ui/Button/Button';
 import styles from './Gallery.module.css';
 
-/** Buttons in every variant and state, and one that stays busy after a press until told to stop. */
+/** Buttons in every variant, size and state, and one that stays busy after a press until told to stop. */
 export default function ButtonsDemo() {
   const [busy, setBusy] = useState(false);
   const [presses, setPresses] = useState(0);
@@ -13,6 +13,12 @@ export default function ButtonsDemo() {
         <Button>Primary</Button>
         <Button variant="secondary">Secondary</Button>
         <Button variant="tertiary">Tertiary</Button>
+      </div>
+      <div className={styles.row}>
+        <Button data-size="compact">Primary compact</Button>
+        <Button variant="secondary" data-size="compact">
+          Secondary compact
+        </Button>
       </div>
       <div className={styles.row}>
         <Button disabled>Primary disabled</Button>
