@@ -30,26 +30,36 @@ async function connect(): Promise<ApiEndpoint> {
   }
 
   const { startReferenceApi, TrustedProxies } = await import('../../api/index.ts');
+  const { isDataFolderInUse } = await import('../../api/db/data-folder-lock.ts');
   // The AWS SDK is loaded only when the files go to S3.
   const storage = settings.s3
     ? (await import('../../api/services/storage/s3-storage.ts')).createS3Storage(settings.s3)
     : undefined;
-  const api = await startReferenceApi({
-    ...(settings.databaseUrl
-      ? { databaseUrl: settings.databaseUrl }
-      : { dataDir: path.resolve(settings.dataDir, 'pglite') }),
-    seedDemoData: settings.seedDemoData,
-    publicOrigin: siteOrigin(settings),
-    outboxViewer: settings.outboxViewer,
-    smtpUrl: settings.smtpUrl,
-    mailFrom: settings.mailFrom,
-    storage,
-    storageDir: path.resolve(settings.dataDir, 'storage'),
-    storageSecret: storageSecret(),
-    // Only this process calls the embedded API, with no socket between them: it is the one proxy
-    // in front, and passes on the visitor's address that scripts/start.mjs worked out.
-    trustedProxies: TrustedProxies.thisProcess,
-  });
+  let api: Awaited<ReturnType<typeof startReferenceApi>>;
+  try {
+    api = await startReferenceApi({
+      ...(settings.databaseUrl
+        ? { databaseUrl: settings.databaseUrl }
+        : { dataDir: path.resolve(settings.dataDir, 'pglite') }),
+      seedDemoData: settings.seedDemoData,
+      publicOrigin: siteOrigin(settings),
+      outboxViewer: settings.outboxViewer,
+      smtpUrl: settings.smtpUrl,
+      mailFrom: settings.mailFrom,
+      storage,
+      storageDir: path.resolve(settings.dataDir, 'storage'),
+      storageSecret: storageSecret(),
+      // Only this process calls the embedded API, with no socket between them: it is the one proxy
+      // in front, and passes on the visitor's address that scripts/start.mjs worked out.
+      trustedProxies: TrustedProxies.thisProcess,
+    });
+  } catch (error) {
+    // Another process has the data folder (`npm run api` on ./data, say): the server cannot
+    // start, and says why in one line, as for a wrong setting (scripts/start.mjs).
+    if (!isDataFolderInUse(error)) throw error;
+    console.error(`\n${error.message}\n`);
+    process.exit(1);
+  }
   // Its outbox worker finishes the message in flight and the database closes once the last
   // request has been answered.
   onShutdown(() => api.close());
