@@ -9,7 +9,13 @@ export interface ApiEndpoint {
   readonly baseUrl: string;
 }
 
-let endpoint: Promise<ApiEndpoint> | undefined;
+/**
+ * One endpoint per process, kept on the global object: `astro dev` runs this module again when a
+ * file it imports changes, and a second embedded API would open the data folder this process
+ * already holds (api/db/data-folder-lock.ts).
+ */
+const sharedByEveryCopy = globalThis as unknown as Record<symbol, Promise<ApiEndpoint> | undefined>;
+const endpointKey = Symbol.for('member-portal.api-endpoint');
 
 /**
  * Where the API is: over HTTP when API_ORIGIN is set, otherwise the embedded
@@ -17,8 +23,8 @@ let endpoint: Promise<ApiEndpoint> | undefined;
  * hop, same Request and Response either way).
  */
 export function apiEndpoint(): Promise<ApiEndpoint> {
-  endpoint ??= connect();
-  return endpoint;
+  sharedByEveryCopy[endpointKey] ??= connect();
+  return sharedByEveryCopy[endpointKey];
 }
 
 async function connect(): Promise<ApiEndpoint> {
