@@ -124,7 +124,7 @@ describe('passing storage addresses to the API', () => {
     expect(requests[0]?.headers.has('x-forwarded-for')).toBe(false);
   });
 
-  it('hands back the API’s answer without its connection headers or cookies, in headers that can be added to', async () => {
+  it('hands back the API’s answer without its connection headers, cookies or request id, in headers that can be added to', async () => {
     const { transport } = recordingTransport(
       () =>
         new Response('file', {
@@ -135,6 +135,7 @@ describe('passing storage addresses to the API', () => {
             connection: 'keep-alive',
             'keep-alive': 'timeout=5',
             'set-cookie': 'tracker=1',
+            'x-request-id': 'the-apis-own-id',
           },
         }),
     );
@@ -149,6 +150,7 @@ describe('passing storage addresses to the API', () => {
     expect(answer.headers.has('connection')).toBe(false);
     expect(answer.headers.has('keep-alive')).toBe(false);
     expect(answer.headers.has('set-cookie')).toBe(false);
+    expect(answer.headers.has('x-request-id')).toBe(false);
     answer.headers.set('x-frame-options', 'DENY');
     expect(await answer.text()).toBe('file');
   });
