@@ -219,6 +219,20 @@ describe('passing storage addresses to the API', () => {
     expect(answer.status).toBe(204);
   });
 
+  it('lets the visitor read the refusal of an API that answered before taking the whole upload', async () => {
+    const origin = await apiOverHttp((_request, response) => {
+      response.writeHead(403, { 'content-type': 'application/json' });
+      response.end('{"error":"This upload address is invalid or has expired."}');
+    });
+    const pieces = Array.from({ length: 8 }, () => new Uint8Array(64 * 1024));
+    const answer = await passToStorage(put(slowBody(pieces, 50)), overHttp(origin, 150));
+    expect(answer.status).toBe(403);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await answer.json()).toEqual({
+      error: 'This upload address is invalid or has expired.',
+    });
+  });
+
   it('cuts off a download the API stops sending midway', async () => {
     const origin = await apiOverHttp((_request, response) => {
       response.writeHead(200, { 'content-length': '2000' });

@@ -79,16 +79,18 @@ export async function passToStorage(
   const requestId = currentRequestId();
   if (requestId) headers.set(requestIdHeader, requestId);
 
-  // Set by the upload as it breaks off (outgrown, or the visitor gone).
-  const visitorSide: { failure?: Error } = {};
+  // `failure` is set by the upload as it breaks off (outgrown, or the visitor gone). Once the API
+  // has answered (it may refuse before reading the whole upload), the download is what it is
+  // waited on for.
+  const visitorSide: { failure?: Error; answered?: boolean } = {};
   const upload =
     request.method !== 'GET' && request.method !== 'HEAD' && request.body !== null
       ? pulledThrough(request.body, {
           waiting: () => {
-            watchdog.waitOnVisitor();
+            if (!visitorSide.answered) watchdog.waitOnVisitor();
           },
           taken: () => {
-            watchdog.waitOnApi();
+            if (!visitorSide.answered) watchdog.waitOnApi();
           },
           failed: (error) => {
             visitorSide.failure = error instanceof Error ? error : new Error(String(error));
@@ -124,6 +126,7 @@ export async function passToStorage(
     }
     throw error;
   }
+  visitorSide.answered = true;
   // The embedded API answers rather than throws when the body it reads breaks off.
   if (visitorSide.failure && isBodyTooLarge(visitorSide.failure)) {
     watchdog.stop();
