@@ -12,6 +12,10 @@ import { startPortalServer, type PortalServer } from './support/portal-server';
  * one writes. A holder that was killed does not keep the next one out.
  */
 
+// A fresh database seeds its demo data on start, and a test here starts two or three processes:
+// half a minute each on two busy cores.
+test.describe.configure({ timeout: 150_000 });
+
 let dataDir: string;
 const servers: Array<{ stop(): Promise<void> }> = [];
 
@@ -56,7 +60,7 @@ test('a second web server on the data folder of a running one refuses to start, 
 });
 
 test('a web server refuses the data folder of the API running alone, in one line', async () => {
-  servers.push(await startApiServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' }));
+  servers.push(await startApiServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, 60_000));
   const web = await startPortal('exit');
   expect(await web.exited).toBe(1);
   expectOneLineRefusal(web.output());
