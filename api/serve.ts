@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { z } from 'zod';
-import { DEFAULT_PUBLIC_ORIGIN, openReferenceApi } from './index.ts';
+import { isDataFolderInUse } from './db/data-folder-lock.ts';
+import { DEFAULT_PUBLIC_ORIGIN, openReferenceApi, type ReferenceApiServer } from './index.ts';
 import {
   booleanSetting,
   choiceSetting,
@@ -64,22 +65,30 @@ const databaseUrl = settings.DATABASE_URL || undefined;
 const dataDir = path.resolve(settings.DATA_DIR || './data', 'pglite');
 const storageDir = path.resolve(settings.DATA_DIR || './data', 'storage');
 
-const api = await openReferenceApi({
-  databaseUrl,
-  dataDir,
-  seedDemoData: settings.SEED_DEMO_DATA ?? !production,
-  trustedProxies: settings.TRUSTED_PROXIES,
-  publicOrigin: settings.PUBLIC_ORIGIN,
-  smtpUrl: settings.SMTP_URL,
-  mailFrom: settings.MAIL_FROM?.trim() || undefined,
-  outboxViewer: settings.OUTBOX_VIEWER,
-  storageDir,
-  storageSecret: settings.STORAGE_SECRET,
-  // The AWS SDK is loaded only when the files go to S3.
-  storage: s3Settings
-    ? (await import('./services/storage/s3-storage.ts')).createS3Storage(s3Settings)
-    : undefined,
-});
+let api: ReferenceApiServer;
+try {
+  api = await openReferenceApi({
+    databaseUrl,
+    dataDir,
+    seedDemoData: settings.SEED_DEMO_DATA ?? !production,
+    trustedProxies: settings.TRUSTED_PROXIES,
+    publicOrigin: settings.PUBLIC_ORIGIN,
+    smtpUrl: settings.SMTP_URL,
+    mailFrom: settings.MAIL_FROM?.trim() || undefined,
+    outboxViewer: settings.OUTBOX_VIEWER,
+    storageDir,
+    storageSecret: settings.STORAGE_SECRET,
+    // The AWS SDK is loaded only when the files go to S3.
+    storage: s3Settings
+      ? (await import('./services/storage/s3-storage.ts')).createS3Storage(s3Settings)
+      : undefined,
+  });
+} catch (error) {
+  // Another process has the data folder: say so in one line, as for a wrong setting.
+  if (!isDataFolderInUse(error)) throw error;
+  console.error(`\n${error.message}\n`);
+  process.exit(1);
+}
 
 const server = serve(
   { fetch: api.app.fetch, port: settings.API_PORT, hostname: settings.API_HOST },

@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { logger } from '../logger.ts';
+import { lockDataFolder } from './data-folder-lock.ts';
 import * as schema from './schema.ts';
 
 /** The drizzle database, whichever driver is underneath. */
@@ -125,17 +126,41 @@ async function migratePostgres(databaseUrl: string): Promise<void> {
   }
 }
 
+/**
+ * Opens PGlite in `dataDir`, which this process then holds alone until `close()`: a second
+ * process on the folder gets a DataFolderInUseError (data-folder-lock.ts) instead of a database
+ * both would write as if alone.
+ */
 async function openPglite(dataDir: string): Promise<OpenedDatabase> {
-  if (!dataDir.startsWith('memory://')) {
-    // PGlite does not create missing parent directories itself.
-    await mkdir(dataDir, { recursive: true });
+  if (dataDir.startsWith('memory://')) return openPgliteIn(dataDir, () => Promise.resolve());
+  // PGlite does not create missing parent directories itself.
+  await mkdir(dataDir, { recursive: true });
+  const lock = await lockDataFolder(dataDir);
+  try {
+    return await openPgliteIn(dataDir, () => lock.release());
+  } catch (error) {
+    await lock.release();
+    throw error;
   }
+}
+
+async function openPgliteIn(
+  dataDir: string,
+  afterClose: () => Promise<void>,
+): Promise<OpenedDatabase> {
   const client = await PGlite.create(dataDir);
+  const close = async () => {
+    try {
+      await client.close();
+    } finally {
+      await afterClose();
+    }
+  };
   try {
     const pgliteDb = drizzlePglite({ client, schema });
     await migratePglite(pgliteDb, { migrationsFolder: migrationsFolder() });
     const db: Database = pgliteDb;
-    return { db, kind: 'pglite', close: () => client.close() };
+    return { db, kind: 'pglite', close };
   } catch (error) {
     await client.close();
     throw error;

@@ -9,7 +9,13 @@ export interface ApiEndpoint {
   readonly baseUrl: string;
 }
 
-let endpoint: Promise<ApiEndpoint> | undefined;
+/**
+ * One endpoint per process, kept on the global object: `astro dev` runs this module again when a
+ * file it imports changes, and a second embedded API would open the data folder this process
+ * already holds (api/db/data-folder-lock.ts).
+ */
+const sharedByEveryCopy = globalThis as unknown as Record<symbol, Promise<ApiEndpoint> | undefined>;
+const endpointKey = Symbol.for('member-portal.api-endpoint');
 
 /**
  * Where the API is: over HTTP when API_ORIGIN is set, otherwise the embedded
@@ -17,8 +23,8 @@ let endpoint: Promise<ApiEndpoint> | undefined;
  * hop, same Request and Response either way).
  */
 export function apiEndpoint(): Promise<ApiEndpoint> {
-  endpoint ??= connect();
-  return endpoint;
+  sharedByEveryCopy[endpointKey] ??= connect();
+  return sharedByEveryCopy[endpointKey];
 }
 
 async function connect(): Promise<ApiEndpoint> {
@@ -30,26 +36,36 @@ async function connect(): Promise<ApiEndpoint> {
   }
 
   const { startReferenceApi, TrustedProxies } = await import('../../api/index.ts');
+  const { isDataFolderInUse } = await import('../../api/db/data-folder-lock.ts');
   // The AWS SDK is loaded only when the files go to S3.
   const storage = settings.s3
     ? (await import('../../api/services/storage/s3-storage.ts')).createS3Storage(settings.s3)
     : undefined;
-  const api = await startReferenceApi({
-    ...(settings.databaseUrl
-      ? { databaseUrl: settings.databaseUrl }
-      : { dataDir: path.resolve(settings.dataDir, 'pglite') }),
-    seedDemoData: settings.seedDemoData,
-    publicOrigin: siteOrigin(settings),
-    outboxViewer: settings.outboxViewer,
-    smtpUrl: settings.smtpUrl,
-    mailFrom: settings.mailFrom,
-    storage,
-    storageDir: path.resolve(settings.dataDir, 'storage'),
-    storageSecret: storageSecret(),
-    // Only this process calls the embedded API, with no socket between them: it is the one proxy
-    // in front, and passes on the visitor's address that scripts/start.mjs worked out.
-    trustedProxies: TrustedProxies.thisProcess,
-  });
+  let api: Awaited<ReturnType<typeof startReferenceApi>>;
+  try {
+    api = await startReferenceApi({
+      ...(settings.databaseUrl
+        ? { databaseUrl: settings.databaseUrl }
+        : { dataDir: path.resolve(settings.dataDir, 'pglite') }),
+      seedDemoData: settings.seedDemoData,
+      publicOrigin: siteOrigin(settings),
+      outboxViewer: settings.outboxViewer,
+      smtpUrl: settings.smtpUrl,
+      mailFrom: settings.mailFrom,
+      storage,
+      storageDir: path.resolve(settings.dataDir, 'storage'),
+      storageSecret: storageSecret(),
+      // Only this process calls the embedded API, with no socket between them: it is the one proxy
+      // in front, and passes on the visitor's address that scripts/start.mjs worked out.
+      trustedProxies: TrustedProxies.thisProcess,
+    });
+  } catch (error) {
+    // Another process has the data folder (`npm run api` on ./data, say): the server cannot
+    // start, and says why in one line, as for a wrong setting (scripts/start.mjs).
+    if (!isDataFolderInUse(error)) throw error;
+    console.error(`\n${error.message}\n`);
+    process.exit(1);
+  }
   // Its outbox worker finishes the message in flight and the database closes once the last
   // request has been answered.
   onShutdown(() => api.close());

@@ -178,7 +178,9 @@ test('storage on the site’s origin takes the signed upload as a raw PUT, whate
   }
 });
 
-test('with API_ORIGIN set, the site has no storage of its own', async ({ request }) => {
+test('with API_ORIGIN set and that API down, storage addresses answer that the service is unavailable', async ({
+  request,
+}) => {
   const portal = await startPortalServer({
     env: { API_ORIGIN: `http://127.0.0.1:${await freePort()}` },
   });
@@ -187,9 +189,10 @@ test('with API_ORIGIN set, the site has no storage of its own', async ({ request
       headers: { 'content-type': 'application/pdf' },
       data: Buffer.from('%PDF-1.4'),
     });
-    expect(upload.status()).toBe(404);
+    expect(upload.status()).toBe(503);
+    expect(await upload.text()).toContain('the service is unavailable');
     const download = await request.get(`${portal.baseURL}/storage/files/anything`);
-    expect(download.status()).toBe(404);
+    expect(download.status()).toBe(503);
   } finally {
     await portal.stop();
   }

@@ -21,7 +21,13 @@ export const errorLogging = defineMiddleware(async (context, next) => {
     );
     monitoring.reportError(error);
     context.locals.failure = error;
-    const page = await context.rewrite('/500');
+    // A request whose body was read (a file on its way to storage) cannot be rewritten as it is:
+    // the error page is asked for with its headers alone.
+    const page = await context.rewrite(
+      context.request.bodyUsed
+        ? new Request(new URL('/500', context.url), { headers: context.request.headers })
+        : '/500',
+    );
     if (!unavailable) return page;
     return new Response(page.body, { status: 503, headers: page.headers });
   }

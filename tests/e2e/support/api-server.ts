@@ -73,6 +73,35 @@ export async function startApiServer(
   return { origin, output, stop };
 }
 
+/**
+ * Runs the API with `env` on top of this process's environment (API_HOST and a free API_PORT set
+ * here; give it a DATA_DIR) until it exits, for settings with which it must refuse to start: its
+ * exit code and everything it printed.
+ */
+export async function runApiServerUntilExit(
+  env: Readonly<Record<string, string>>,
+  timeoutMs = 30_000,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--experimental-strip-types', path.join(root, 'api/serve.ts')],
+    {
+      cwd: root,
+      env: { ...process.env, API_HOST: '127.0.0.1', API_PORT: String(await freePort()), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const chunks: string[] = [];
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
+  const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => {
+    child.once('close', resolve);
+  });
+  clearTimeout(killer);
+  return { code, output: chunks.join('') };
+}
+
 async function isReady(origin: string): Promise<boolean> {
   try {
     const response = await fetch(`${origin}/readyz`);

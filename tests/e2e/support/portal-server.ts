@@ -17,9 +17,15 @@ export interface PortalServerOptions {
    * Environment variables on top of this process's and the defaults (HOST, PORT, PUBLIC_ORIGIN,
    * SESSION_SECRET; API_ORIGIN and DATABASE_URL removed so the server has its own embedded API
    * and database). `undefined` removes a variable. They may replace the defaults too, e.g.
-   * `HOST: '0.0.0.0'` (`baseURL` stays on 127.0.0.1); a PORT of your own makes `baseURL` wrong.
+   * `HOST: '0.0.0.0'` (`baseURL` stays on 127.0.0.1); a PORT of your own makes `baseURL` wrong
+   * (use `port` instead).
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The port to listen on (default a free one), for a server whose address another process must
+   * know before it starts, e.g. the PUBLIC_ORIGIN of an API it calls: take one with `freePort()`.
+   */
+  readonly port?: number;
   /**
    * What to wait for before returning: `ready` (default) until the server prints that it is
    * ready, which it does once `/readyz` has answered (the embedded API has opened and seeded its
@@ -102,7 +108,7 @@ export function gracefulStop(
 export async function startPortalServer(options: PortalServerOptions = {}): Promise<PortalServer> {
   // A fresh embedded database on two shared cores under the whole suite can take half a minute.
   const { waitFor = 'ready', timeoutMs = 60_000 } = options;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const baseURL = `http://127.0.0.1:${port}`;
   // serve-e2e.mjs makes its database folder in the system's temporary folder; point that at one
   // of ours, so that nothing is left behind even when the server is killed before it cleans up.

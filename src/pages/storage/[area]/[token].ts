@@ -1,46 +1,27 @@
 import type { APIRoute } from 'astro';
-import { clientAddressHeader } from '../../../lib/internal-headers';
 import { apiEndpoint } from '../../../server/api-transport';
 import { config } from '../../../server/config';
+import { passToStorage } from '../../../server/storage-pass-through';
+import { visitorAddress } from '../../../server/visitor-address';
 
 /**
- * The embedded API's file storage on the site's own origin (docs/PRODUCT.md §7.2.1, §10): signed
- * upload and download addresses, handed to the API in-process as they came, the body streamed
- * through, and its answer handed back. Only the API judges them: the signature in the address is
- * the guard. With API_ORIGIN set the API serves its storage itself, and this path is not found.
+ * The API's file storage on the site's own origin (docs/PRODUCT.md §7.2.1, §10): signed upload
+ * and download addresses, handed to the API, the embedded one or the one at API_ORIGIN, as they
+ * came, the body streamed through, and its answer handed back. Only the API judges them: the
+ * signature in the address is the guard. So the browser talks to this origin alone (the page's
+ * `connect-src 'self'`), whichever way the API is run.
  */
-const toEmbeddedStorage: APIRoute = async (context) => {
-  if (config().apiOrigin) return context.rewrite('/404');
-  const { request, url } = context;
+const toStorage: APIRoute = async (context) => {
   const { transport, baseUrl } = await apiEndpoint();
-
-  const headers = new Headers(request.headers);
-  // Storage takes no credentials, and the visitor's address is the one the entry point worked
-  // out, never one the client wrote (the web server is the embedded API's one trusted proxy).
-  headers.delete('cookie');
-  headers.delete('x-forwarded-for');
-  const visitor = request.headers.get(clientAddressHeader);
-  headers.delete(clientAddressHeader);
-  if (visitor) headers.set('x-forwarded-for', visitor);
-
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== null;
-  const answer = await transport(
-    new Request(new URL(`${url.pathname}${url.search}`, baseUrl), {
-      method: request.method,
-      headers,
-      ...(hasBody ? { body: request.body, duplex: 'half' } : {}),
-      signal: request.signal,
-    }),
-  );
-  // A copy with headers of its own: the security headers are added to it on the way out.
-  return new Response(answer.body, {
-    status: answer.status,
-    statusText: answer.statusText,
-    headers: new Headers(answer.headers),
+  return passToStorage(context.request, {
+    transport,
+    baseUrl,
+    visitorAddress: visitorAddress(context),
+    timeoutMs: config().apiTimeoutMs,
   });
 };
 
-export const GET = toEmbeddedStorage;
-export const HEAD = toEmbeddedStorage;
-export const PUT = toEmbeddedStorage;
-export const OPTIONS = toEmbeddedStorage;
+export const GET = toStorage;
+export const HEAD = toStorage;
+export const PUT = toStorage;
+export const OPTIONS = toStorage;
