@@ -4,16 +4,33 @@ import { z } from 'astro/zod';
 import { partnerSlugs } from './routes';
 
 /**
- * Editor-owned content. A bad edit fails `astro build` with the file, the
- * entry and the field named, instead of breaking a page at run time.
+ * Text an editor must write, refused with `sentence` however it is wrong (missing, not text,
+ * empty, too long): Astro prints the field's name before the sentence, and a sentence that states
+ * the rule serves every case, where zod's own words ("Required", "Too big: expected string to have
+ * <=80 characters") are for programmers.
+ */
+function editorText(sentence: string, maxLength?: number) {
+  const text = z.string({ error: sentence }).min(1, { error: sentence });
+  return maxLength === undefined ? text : text.max(maxLength, { error: sentence });
+}
+
+/**
+ * Editor-owned content. A bad edit fails `astro build` with the file, the entry and the field
+ * named, and the field's own sentence, instead of breaking a page at run time (the README's
+ * section for editors says what `npm run dev` does).
  */
 const offers = defineCollection({
   loader: file('src/content/offers.yaml'),
   schema: z.object({
-    id: z.enum(partnerSlugs),
-    title: z.string().min(1),
-    description: z.string().min(1),
-    url: z.url({ protocol: /^https$/, error: 'must be an https:// address' }),
+    id: z.enum(partnerSlugs, {
+      error: `every offer needs the id of a partner, one of ${partnerSlugs.join(', ')}`,
+    }),
+    title: editorText('every offer needs a title, the name of the offer'),
+    description: editorText('every offer needs a description, a sentence about the offer'),
+    url: z.url({
+      protocol: /^https$/,
+      error: 'every offer needs the partner’s address, starting with https://',
+    }),
   }),
 });
 
@@ -24,11 +41,14 @@ const offers = defineCollection({
 const welcome = defineCollection({
   loader: glob({ pattern: '*.md', base: 'src/content/welcome' }),
   schema: z.object({
-    title: z.string().min(1, 'must not be empty').max(80, 'must be 80 characters or fewer'),
+    title: editorText('every welcome page needs a title (at most 80 characters)', 80),
     step: z.union([z.literal(1), z.literal(2), z.literal(3)], {
-      error: 'must be 1, 2 or 3 (the page’s place in the sequence)',
+      error: 'every welcome page needs a step, its place in the sequence: 1, 2 or 3',
     }),
-    lead: z.string().min(1, 'must not be empty').max(200, 'must be 200 characters or fewer'),
+    lead: editorText(
+      'every welcome page needs a lead, one sentence under the title (at most 200 characters)',
+      200,
+    ),
   }),
 });
 

@@ -16,8 +16,9 @@ export const signedOutSiteData = '"cache", "cookies", "storage"';
  * docs/PRODUCT.md §11 headers, on every answer the server renders. The Content-Security-Policy of
  * a page is Astro's, in one header (hashes of every inline script and style, and the directives
  * of astro.config.mjs, framing and reporting included), with scripts and styles from the build's
- * folder alone; an HTML answer Astro did not render gets a policy that allows nothing. Answers are never stored by any cache unless they say otherwise:
- * pages and action answers are made for one visitor.
+ * folder alone; an HTML answer Astro did not render gets a policy that allows nothing, except
+ * under `astro dev`, where no page has a policy (docs/DECISIONS.md). Answers are never stored by
+ * any cache unless they say otherwise: pages and action answers are made for one visitor.
  */
 export const securityHeaders = defineMiddleware(async (context, next) => {
   const response = await next();
@@ -35,7 +36,9 @@ export const securityHeaders = defineMiddleware(async (context, next) => {
   if (policy) {
     const { publicOrigin } = config();
     if (publicOrigin) headers.set('Content-Security-Policy', builtFilesOnly(policy, publicOrigin));
-  } else if (isHtml(headers)) {
+  } else if (isHtml(headers) && !import.meta.env.DEV) {
+    // Astro writes no policy under `astro dev`, so every page would get this one, and it refuses
+    // the styles, scripts and websocket of Vite's client that the development server runs on.
     headers.set('Content-Security-Policy', fallbackContentSecurityPolicy);
   }
   headers.set('Cross-Origin-Opener-Policy', 'same-origin');
