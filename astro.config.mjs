@@ -4,6 +4,9 @@ import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
 import { ISLAND_STYLES } from 'astro/runtime/server/astro-island-styles.js';
 import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cspReportingDirectives } from './src/lib/csp-reporting.ts';
 import { uploadBodyLimitBytes } from './src/routes.ts';
@@ -30,6 +33,16 @@ const sha256 = (text) =>
   /** @type {`sha256-${string}`} */ (
     `sha256-${createHash('sha256').update(text).digest('base64')}`
   );
+
+/**
+ * The folder the project's packages really are in: `node_modules`, or wherever a link in its place
+ * leads (worktrees sharing one install; the copy `tests/e2e/dev-server.spec.ts` runs). The
+ * development server serves files from the project and from here alone, and the islands' renderer
+ * is one of them: refused, no island would hydrate under `npm run dev`.
+ */
+const packagesFolder = path.dirname(
+  path.dirname(realpathSync(createRequire(import.meta.url).resolve('astro/package.json'))),
+);
 
 /**
  * Server-rendered Astro on Node (standalone). Pages render on the server;
@@ -113,6 +126,7 @@ export default defineConfig({
   },
   vite: {
     plugins: [cachedCspDigests()],
+    server: { fs: { allow: [fileURLToPath(new URL('.', import.meta.url)), packagesFolder] } },
     css: {
       postcss: {
         plugins: [

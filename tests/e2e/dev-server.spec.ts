@@ -1,0 +1,119 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { recordCspViolations } from './support/csp-violations';
+import { startDevServer, type DevServer } from './support/dev-server';
+import { member, signIn } from './support/journeys';
+
+// `npm run dev`, as the README offers it to a newcomer and to content editors. Every other browser
+// test runs on the production build; this file starts the development server of its own, once,
+// for its tests, which run in order in one worker, with the pages' addresses on it.
+const test = base.extend<object, { devServer: DevServer }>({
+  devServer: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
+    async ({}, use) => {
+      const server = await startDevServer();
+      await use(server);
+      await server.stop();
+    },
+    // A fresh copy of the project compiles and opens its database before the first page.
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  baseURL: async ({ devServer }, use) => {
+    await use(devServer.baseURL);
+  },
+});
+test.describe.configure({ mode: 'default' });
+
+/** The development server compiles each page the first time it is asked for: seconds, under load. */
+const firstCompile = { timeout: 60_000 };
+
+/** The background Chromium gives a `<button>` no stylesheet has touched. */
+const chromiumButtonGrey = 'rgb(239, 239, 239)';
+
+/**
+ * Every island on the page has hydrated (Astro drops `ssr` from an island once it has), within a
+ * time: an island whose scripts are refused never does, and the test should say so, not hang.
+ */
+async function expectIslandsHydrated(page: Page): Promise<void> {
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0, firstCompile);
+}
+
+async function signInAsMember(page: Page): Promise<void> {
+  await page.goto('/sign-in');
+  await expectIslandsHydrated(page);
+  await signIn(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'Welcome back, Avery',
+    firstCompile,
+  );
+}
+
+test('the sign-in page comes with its styles and scripts and breaks no content policy', async ({
+  page,
+  devServer,
+}) => {
+  test.slow();
+  const violations = await recordCspViolations(page);
+  const viteClient = page.waitForEvent('websocket', {
+    predicate: (socket) => socket.url().startsWith(devServer.baseURL.replace('http:', 'ws:')),
+    ...firstCompile,
+  });
+
+  await page.goto('/sign-in');
+  // What the policy refused, if anything, is the first thing to read when the rest fails.
+  expect.soft(violations).toEqual([]);
+
+  await expect(page.getByRole('button', { name: 'Sign in' })).not.toHaveCSS(
+    'background-color',
+    chromiumButtonGrey,
+  );
+  await expectIslandsHydrated(page);
+  // Vite's client is connected: it is what reloads a page when a file is saved.
+  await viteClient;
+  expect(violations).toEqual([]);
+});
+
+test('the demo member signs in and sees the Dashboard, styled, breaking no content policy', async ({
+  page,
+}) => {
+  test.slow();
+  const violations = await recordCspViolations(page);
+
+  await signInAsMember(page);
+
+  await expect(page.getByText(member.fullName)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New request' })).not.toHaveCSS(
+    'background-color',
+    chromiumButtonGrey,
+  );
+  expect(violations).toEqual([]);
+});
+
+test('an editor’s save reloads the welcome page; a mistake is told in the terminal, and the page keeps its words', async ({
+  page,
+  devServer,
+}) => {
+  test.slow();
+  const file = path.join(devServer.root, 'src/content/welcome/about-us.md');
+  const original = readFileSync(file, 'utf8');
+  const heading = page.getByRole('heading', { level: 1 });
+  await signInAsMember(page);
+  await page.goto('/welcome/about-us');
+  await expect(heading).toHaveText(/^title: (.*)$/m.exec(original)?.[1] ?? '', firstCompile);
+
+  writeFileSync(file, original.replace(/^title: .*$/m, 'title: Make yourself at home'));
+  await expect(heading).toHaveText('Make yourself at home', firstCompile);
+
+  writeFileSync(file, original.replace(/^title: .*\n/m, ''));
+  await expect
+    .poll(() => devServer.output(), firstCompile)
+    .toContain(
+      '[ERROR] [glob-loader] Failed to reload about-us.md: **welcome → about-us** data does not match collection schema.',
+    );
+  expect(devServer.output()).toContain(
+    '  **title**: every welcome page needs a title (at most 80 characters)',
+  );
+  await page.reload();
+  await expect(heading).toHaveText('Make yourself at home');
+});

@@ -1,0 +1,169 @@
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './portal-server';
+
+/**
+ * `npm run dev` (Astro's development server, `astro dev`) as a newcomer runs it, but on a copy of
+ * the project in a temporary folder: a test may change its files as an editor would without
+ * touching the working tree, and its DATA_DIR, `.astro`, Vite's dependency cache and everything
+ * else it writes go with the folder.
+ */
+export interface DevServer {
+  /** `http://127.0.0.1:<port>`, the development server's address. */
+  readonly baseURL: string;
+  /** The copy's root, whose files the server serves and watches. */
+  readonly root: string;
+  /** Everything the server printed so far, stdout and stderr interleaved. */
+  output(): string;
+  /** Stops the server and everything it started, and removes the copy. Safe to repeat. */
+  stop(): Promise<void>;
+}
+
+const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
+/** What the copy leaves out: what the tools make, and `node_modules`, which it links to. */
+const notCopied = new Set([
+  '.git',
+  '.astro',
+  'node_modules',
+  'dist',
+  'data',
+  'reports',
+  'test-results',
+  'playwright-report',
+]);
+const pollIntervalMs = 250;
+const stopGraceMs = 5_000;
+
+/** Every server still running, killed if this process exits without stopping them. */
+const running = new Set<number>();
+process.once('exit', () => {
+  for (const group of running) killGroup(group, 'SIGKILL');
+});
+
+/**
+ * Starts `npm run dev` on a copy of the project and a free loopback port, and returns once
+ * `/readyz` answers 200 (the embedded API has opened and seeded its database); always `stop()` it.
+ */
+export async function startDevServer({ timeoutMs = 150_000 } = {}): Promise<DevServer> {
+  const folder = mkdtempSync(path.join(tmpdir(), 'portal-dev-'));
+  const root = path.join(folder, 'project');
+  cpSync(projectRoot, root, {
+    recursive: true,
+    filter: (source) => !notCopied.has(path.relative(projectRoot, source).split(path.sep)[0] ?? ''),
+  });
+  // The packages are the project's, each linked, but not the caches the tools keep beside them
+  // (`.vite`: Vite's dependencies; `.astro`: Astro's content store): the copy's are its own, and a
+  // developer's `npm run dev` does not find them made again for a folder that is gone.
+  const modules = path.join(projectRoot, 'node_modules');
+  mkdirSync(path.join(root, 'node_modules'));
+  for (const entry of readdirSync(modules)) {
+    if (entry === '.bin' || !entry.startsWith('.')) {
+      symlinkSync(path.join(modules, entry), path.join(root, 'node_modules', entry));
+    }
+  }
+
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const settings: Record<string, string | undefined> = {
+    ...process.env,
+    API_ORIGIN: undefined,
+    DATABASE_URL: undefined,
+    PUBLIC_ORIGIN: undefined,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: path.join(folder, 'data'),
+    ASTRO_TELEMETRY_DISABLED: '1',
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+    npm_config_update_notifier: 'false',
+  };
+  const env = Object.fromEntries(
+    Object.entries(settings).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  // A process group of its own: npm starts a shell, which starts Astro, which starts esbuild;
+  // stopping the group stops them all.
+  const child = spawn('npm', ['run', 'dev'], {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const group = child.pid;
+  if (group !== undefined) running.add(group);
+
+  const chunks: string[] = [];
+  const output = (): string => chunks.join('');
+  const onOutput = (chunk: Buffer): void => {
+    chunks.push(chunk.toString('utf8'));
+  };
+  child.stdout.on('data', onOutput);
+  child.stderr.on('data', onOutput);
+  let exitCode: number | null | undefined;
+  const exited = new Promise<void>((resolve) => {
+    child.on('error', (error) => {
+      chunks.push(`\n[dev-server] could not run npm: ${error.message}\n`);
+      if (child.pid === undefined) {
+        exitCode = null;
+        resolve();
+      }
+    });
+    child.once('close', (code) => {
+      exitCode = code;
+      resolve();
+    });
+  });
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      if (group !== undefined && exitCode === undefined) {
+        killGroup(group, 'SIGTERM');
+        const killer = setTimeout(() => {
+          killGroup(group, 'SIGKILL');
+        }, stopGraceMs);
+        await exited;
+        clearTimeout(killer);
+        // What the shell or npm left behind, were it still running.
+        killGroup(group, 'SIGKILL');
+      }
+      if (group !== undefined) running.delete(group);
+      rmSync(folder, { recursive: true, force: true });
+    })();
+    return stopping;
+  };
+
+  try {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    for (;;) {
+      if (exitCode !== undefined) {
+        throw new Error(`npm run dev exited (${String(exitCode)}) before /readyz answered`);
+      }
+      if (deadline.aborted) throw new Error(`/readyz did not answer within ${timeoutMs / 1000} s`);
+      // The first request compiles the page and opens the embedded API's database: it may take
+      // half a minute, and is answered once that is done.
+      const ready = await fetch(`${baseURL}/readyz`, { signal: deadline }).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (ready) break;
+      await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+    }
+  } catch (error) {
+    await stop();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`${reason}\n── npm run dev output ──\n${output()}`);
+  }
+  return { baseURL, root, output, stop };
+}
+
+/** Signals every process of the group; a group that has gone already is no error. */
+function killGroup(group: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-group, signal);
+  } catch {
+    // Already gone.
+  }
+}
