@@ -62,20 +62,25 @@ const joinableCompanySchema = z.object({
 export type JoinableCompany = z.infer<typeof joinableCompanySchema>['company'];
 
 /**
- * docs/PRODUCT.md §7.2: the company a sign-up link names, or undefined when the API knows no such
- * link (404); any other failure is thrown, like every call's.
+ * What the API says of a sign-up link: its company, that it knows no such link, or nothing yet
+ * (its look-ups from this address are used up, 429): the sign-up itself still checks the slug,
+ * so an office whose members all follow one link never finds the page broken.
  */
-export async function fetchJoinableCompany(
-  api: ApiClient,
-  slug: string,
-): Promise<JoinableCompany | undefined> {
+export type CompanyLink =
+  | { readonly status: 'known'; readonly company: JoinableCompany }
+  | { readonly status: 'unknown' }
+  | { readonly status: 'unchecked' };
+
+/** docs/PRODUCT.md §7.2: the company a sign-up link names; any other failure is thrown. */
+export async function fetchCompanyLink(api: ApiClient, slug: string): Promise<CompanyLink> {
   try {
     const { data } = await api.request('GET', `/api/v1/companies/${encodeURIComponent(slug)}`, {
       schema: joinableCompanySchema,
     });
-    return data.company;
+    return { status: 'known', company: data.company };
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return undefined;
+    if (error instanceof ApiError && error.status === 404) return { status: 'unknown' };
+    if (error instanceof ApiError && error.status === 429) return { status: 'unchecked' };
     throw error;
   }
 }

@@ -175,3 +175,20 @@ test.describe('with JavaScript off', () => {
     await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
   });
 });
+
+test('a company link still shows the form once its look-ups from one address are used up', async () => {
+  // A server of its own: this uses up the look-ups of 127.0.0.1, every test's address.
+  const office = await startPortalServer();
+  try {
+    let last: Response | undefined;
+    for (let visit = 0; visit <= 60; visit += 1) {
+      last = await fetch(`${office.baseURL}/sign-up/acme`);
+    }
+    expect(last?.status).toBe(200);
+    const page = (await last?.text()) ?? '';
+    expect(page).toContain('name="company_slug" value="acme"');
+    expect(page).toContain('You are joining through your company’s link');
+  } finally {
+    await office.stop();
+  }
+});
