@@ -90,6 +90,7 @@ test('a member cancels an open request after confirming, and finds it among the 
   await expect(page.getByRole('region', { name: 'Cancel this request' })).toHaveCount(0);
 
   await page.goto(`${origin}/requests`);
+  await waitForIslands(page, 'RequestTabs');
   await page.getByRole('tab', { name: 'Closed' }).click();
   await expect(
     page.getByRole('tabpanel', { name: 'Closed' }).getByRole('link', {
