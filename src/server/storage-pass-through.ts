@@ -20,7 +20,7 @@ const passedRequestHeaders = [
 
 /**
  * What the API's answer may not carry on to the visitor: the headers of its own connection to
- * this server (RFC 9110 §7.6.1), cookies, which storage never sets, and its request id, which is
+ * this server (RFC 9110, section 7.6.1), cookies, which storage never sets, and its request id, which is
  * this server's own unless the API trusts it as a proxy: the visitor quotes the one the site gave.
  */
 const droppedAnswerHeaders = [

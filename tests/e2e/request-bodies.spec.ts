@@ -108,8 +108,11 @@ function answerToChunkedBody(
         return;
       }
       const framed = `${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`;
-      if (socket.write(framed)) setImmediate(() => sendFrom(index + 1));
-      else socket.once('drain', () => sendFrom(index + 1));
+      const next = () => {
+        sendFrom(index + 1);
+      };
+      if (socket.write(framed)) setImmediate(next);
+      else socket.once('drain', next);
     };
     sendFrom(0);
   });
