@@ -10,7 +10,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cspReportingDirectives } from './src/lib/csp-reporting.ts';
 import { uploadBodyLimitBytes } from './src/routes.ts';
-import { islandRenderer, reactClientEntrypoint } from './src/server/island-renderer-name.ts';
+import {
+  islandRenderer,
+  reactClientEntrypoint,
+} from './src/server/rendering/island-renderer-name.ts';
 import { cachedCspDigests } from './src/build/cached-csp-digests.mjs';
 import { islandModuleGraph } from './src/build/island-module-graph.mjs';
 import { pageOnlyStyleHashes } from './src/build/page-only-style-hashes.mjs';
@@ -78,7 +81,7 @@ export default defineConfig({
             name: islandRenderer,
             clientEntrypoint: reactClientEntrypoint,
             serverEntrypoint: fileURLToPath(
-              new URL('src/server/react-island-renderer.ts', import.meta.url),
+              new URL('src/server/rendering/react-island-renderer.ts', import.meta.url),
             ),
           });
           for (const name of ['paint', 'onscreen']) {

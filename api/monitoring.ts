@@ -1,7 +1,7 @@
 /**
  * The error-reporting service, as the rest of the code sees it: report an error, say whose
  * request this is. The production entry point (scripts/start.mjs) plugs the real one in when
- * SENTRY_DSN is set (src/server/server-monitoring.ts); otherwise both do nothing. It loads this
+ * SENTRY_DSN is set (src/server/monitoring/server-monitoring.ts); otherwise both do nothing. It loads this
  * file as it is while the server build bundles its own copy, so the choice lives on the global
  * object.
  */

@@ -1,7 +1,7 @@
 // Serves the production build (dist/): Astro's own handler (hashed assets with
 // long cache lifetimes, then the server-rendered pages) behind compression,
 // which @astrojs/node does not do, with copies of one page for first visits to
-// SignIn (src/server/first-visit-pages.ts). Checks the configuration first, waits until
+// SignIn (src/server/first-visit/first-visit-pages.ts). Checks the configuration first, waits until
 // the server is ready (the embedded API opens its database and prints the demo
 // accounts), then says where it listens.
 import { existsSync } from 'node:fs';
@@ -22,13 +22,13 @@ import {
 import { clientAddressHeader } from '../src/lib/internal-headers.ts';
 import { precompressedAssets } from './precompressed-assets.mjs';
 import { insecureServingProblem, parseConfig } from '../src/server/config.ts';
-import { cookieName, xsrfCookieName } from '../src/server/cookies.ts';
-import { bodyLimitOfRequest, countedRequestBody } from '../src/server/request-bodies.ts';
-import { FirstVisitPages } from '../src/server/first-visit-pages.ts';
+import { cookieName, xsrfCookieName } from '../src/server/session/cookies.ts';
+import { bodyLimitOfRequest, countedRequestBody } from '../src/server/http/request-bodies.ts';
+import { FirstVisitPages } from '../src/server/first-visit/first-visit-pages.ts';
 import { sessionSecret } from '../src/server/secret.ts';
-import { isWellSignedXsrfToken, issueXsrfToken } from '../src/server/xsrf.ts';
+import { isWellSignedXsrfToken, issueXsrfToken } from '../src/server/session/xsrf.ts';
 import { firstVisitCopyPaths, matchRoute } from '../src/routes.ts';
-import { allowedHosts } from '../src/server/allowed-hosts.ts';
+import { allowedHosts } from '../src/server/http/allowed-hosts.ts';
 
 // React and other dependencies pick their production builds from this (several times faster).
 process.env.NODE_ENV ??= 'production';
@@ -67,7 +67,7 @@ if (settings.servesProduction) {
 // Error reporting starts before the server exists, so that it sees every request; without a DSN
 // nothing of it is loaded.
 if (settings.monitoring) {
-  const { startServerMonitoring } = await import('../src/server/server-monitoring.ts');
+  const { startServerMonitoring } = await import('../src/server/monitoring/server-monitoring.ts');
   startServerMonitoring(settings.monitoring);
 }
 
@@ -79,7 +79,7 @@ const { handler, options } = await import(entry.href);
 const servePrecompressed = precompressedAssets(fileURLToPath(new URL('..', import.meta.url)));
 
 // A first visit to SignIn gets a copy of one rendered page with its own token
-// (src/server/first-visit-pages.ts); a minute old, the copy is made again.
+// (src/server/first-visit/first-visit-pages.ts); a minute old, the copy is made again.
 const firstVisits = new FirstVisitPages({
   paths: firstVisitCopyPaths,
   cookieName: xsrfCookieName,
@@ -143,7 +143,7 @@ const hosts = allowedHosts({ publicOrigin: settings.publicOrigin, port: settings
 const probes = new Set(['Health', 'Ready']);
 
 /**
- * Answers 421 to a request for a name that is not this server's (src/server/allowed-hosts.ts),
+ * Answers 421 to a request for a name that is not this server's (src/server/http/allowed-hosts.ts),
  * before any other work: nothing is rendered, kept or logged for a made-up `Host`.
  */
 function refuseOtherHosts(request, response) {
@@ -164,7 +164,7 @@ function refuseOtherHosts(request, response) {
 
 /**
  * Counts the body as it arrives, chunked or not, and cuts it at what its route takes from this
- * visitor (src/server/request-bodies.ts): whoever reads past that gets an error the pages answer
+ * visitor (src/server/http/request-bodies.ts): whoever reads past that gets an error the pages answer
  * with 413. Astro reads a request's `body` in place of the stream when one is set.
  */
 function countBody(request, response) {

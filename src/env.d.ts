@@ -7,9 +7,9 @@ declare namespace App {
     /** The error that made this request fail, for the error page. */
     failure?: unknown;
     /** What the cookies say about the visitor's session. */
-    session: import('./server/session').WebSession;
+    session: import('./server/session/session').WebSession;
     /** The API, with this visitor's credentials attached. */
-    api: () => Promise<import('./server/api-client').ApiClient>;
+    api: () => Promise<import('./server/api/client').ApiClient>;
     /** The signed double-submit token to embed in forms. */
     xsrfToken: string;
     /** How the route table resolved this request. */
@@ -19,7 +19,7 @@ declare namespace App {
     /** Set when an API call answered 401: where the visitor must go now (SignIn or the MFA step). */
     unauthorizedRedirect?: string;
     /** The signed-in member, on pages that need a session. */
-    user?: import('./server/accounts').CurrentUser;
+    user?: import('./server/api/accounts').CurrentUser;
     /** This request signed the member out: the answer tells the browser to forget the site. */
     signedOut?: true;
     /** Toasts carried over a redirect, to show on this page. */

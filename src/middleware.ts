@@ -1,7 +1,7 @@
 import { sequence } from 'astro:middleware';
 import { bodyLimit } from './server/middleware/body-limit';
 import { currentUser } from './server/middleware/current-user';
-import { tagIslandRenderers } from './server/island-renderers';
+import { tagIslandRenderers } from './server/rendering/island-renderers';
 import { errorLogging } from './server/middleware/error-logging';
 import { memberOnlyPosts } from './server/middleware/member-only-posts';
 import { formActions } from './server/middleware/form-actions';

@@ -70,7 +70,7 @@ export interface PageRoute {
   /**
    * A first visit (no cookie but an anonymous XSRF token, no query) gets the same page here but
    * for its form token, so the server keeps one such answer and sends copies with each visitor's
-   * own token (src/server/first-visit-pages.ts). Only for patterns without parameters.
+   * own token (src/server/first-visit/first-visit-pages.ts). Only for patterns without parameters.
    */
   readonly firstVisitCopies?: true;
 }
@@ -242,7 +242,7 @@ export type RouteMatch =
   | { readonly kind: 'not-found' };
 
 /**
- * The largest request body the matched route takes from a member (src/server/request-bodies.ts
+ * The largest request body the matched route takes from a member (src/server/http/request-bodies.ts
  * decides it for each visitor).
  */
 export const bodyLimitOf = (match: RouteMatch): number =>

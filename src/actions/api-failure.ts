@@ -1,7 +1,7 @@
 import { ActionError, type ActionErrorCode } from 'astro:actions';
 import { logger } from '../../api/logger.ts';
 import { monitoring } from '../../api/monitoring.ts';
-import { ApiError } from '../server/api-client';
+import { ApiError } from '../server/api/client';
 import { FieldFailure } from './field-failure';
 
 const codeByStatus: Readonly<Record<number, ActionErrorCode>> = {

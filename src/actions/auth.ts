@@ -9,14 +9,14 @@ import {
   signOut as signOutOfApi,
   signUp as signUpWithApi,
   type SignedIn,
-} from '../server/accounts';
-import { ApiError } from '../server/api-client';
-import type { Navigation } from '../server/navigation';
-import { takeReturnTo } from '../server/return-to';
-import { clearSession, startSession, writeMfaStep, type MfaStep } from '../server/session';
+} from '../server/api/accounts';
+import { ApiError } from '../server/api/client';
+import type { Navigation } from '../server/forms/navigation';
+import { takeReturnTo } from '../server/session/return-to';
+import { clearSession, startSession, writeMfaStep, type MfaStep } from '../server/session/session';
 import { apiFailure } from './api-failure';
 import { passwordMinLength } from '../lib/password-rules';
-import { startOnboarding } from '../server/onboarding';
+import { startOnboarding } from '../server/session/onboarding';
 import { emailField, formText, isStorableText, passwordMaxLength } from './fields';
 
 const signInInput = z.object({

@@ -8,11 +8,17 @@ import {
   unsavableCharacterMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
-import { enrollPhone, sendCode, skipEnrollment, verifyCode, type CodeSent } from '../server/mfa';
-import type { Navigation } from '../server/navigation';
-import { isOnboarding } from '../server/onboarding';
-import { takeReturnTo } from '../server/return-to';
-import { writeMfaStep, writeMfaToken } from '../server/session';
+import {
+  enrollPhone,
+  sendCode,
+  skipEnrollment,
+  verifyCode,
+  type CodeSent,
+} from '../server/api/mfa';
+import type { Navigation } from '../server/forms/navigation';
+import { isOnboarding } from '../server/session/onboarding';
+import { takeReturnTo } from '../server/session/return-to';
+import { writeMfaStep, writeMfaToken } from '../server/session/session';
 import { apiFailure } from './api-failure';
 import { formText } from './fields';
 

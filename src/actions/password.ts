@@ -10,9 +10,9 @@ import { paths } from '../routes';
 import {
   requestPasswordReset as requestResetFromApi,
   resetPassword as resetWithApi,
-} from '../server/accounts';
-import { addFlash } from '../server/flash';
-import type { Navigation } from '../server/navigation';
+} from '../server/api/accounts';
+import { addFlash } from '../server/session/flash';
+import type { Navigation } from '../server/forms/navigation';
 import { apiFailure } from './api-failure';
 import { emailField, formText, passwordMaxLength, tokenField } from './fields';
 

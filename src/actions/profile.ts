@@ -7,10 +7,10 @@ import {
   unsavableCharacterMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
-import { updateProfile } from '../server/accounts';
-import { addFlash } from '../server/flash';
-import type { Navigation } from '../server/navigation';
-import { finishOnboarding } from '../server/onboarding';
+import { updateProfile } from '../server/api/accounts';
+import { addFlash } from '../server/session/flash';
+import type { Navigation } from '../server/forms/navigation';
+import { finishOnboarding } from '../server/session/onboarding';
 import { apiFailure } from './api-failure';
 import { formText } from './fields';
 

@@ -18,15 +18,15 @@ import {
   uploadFailedMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
-import { ApiError } from '../server/api-client';
+import { ApiError } from '../server/api/client';
 import {
   createDirectUpload,
   declarationOf,
   uploadTo,
   type DirectUpload,
-} from '../server/direct-uploads';
-import { addFlash } from '../server/flash';
-import type { Navigation } from '../server/navigation';
+} from '../server/api/direct-uploads';
+import { addFlash } from '../server/session/flash';
+import type { Navigation } from '../server/forms/navigation';
 import { MAX_UPLOAD_BYTES, fileTooLargeMessage } from '../ui/FileUploader/upload-rules';
 import { apiFailure } from './api-failure';
 import { FieldFailure } from './field-failure';

@@ -9,9 +9,9 @@ import { paths } from '../routes';
 import {
   requestUnlockLink as requestLinkFromApi,
   unlockAccount as unlockWithApi,
-} from '../server/accounts';
-import { addFlash } from '../server/flash';
-import type { Navigation } from '../server/navigation';
+} from '../server/api/accounts';
+import { addFlash } from '../server/session/flash';
+import type { Navigation } from '../server/forms/navigation';
 import { apiFailure } from './api-failure';
 import { emailField, tokenField } from './fields';
 import type { Notice } from './password';

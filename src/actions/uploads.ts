@@ -1,7 +1,7 @@
 import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import { unsavableCharacterMessage, uploadFallbackMessage } from '../lib/messages';
-import { createDirectUpload as createDirectUploadInApi } from '../server/direct-uploads';
+import { createDirectUpload as createDirectUploadInApi } from '../server/api/direct-uploads';
 import { MAX_UPLOAD_BYTES, fileTooLargeMessage } from '../ui/FileUploader/upload-rules';
 import { apiFailure } from './api-failure';
 import { formText } from './fields';

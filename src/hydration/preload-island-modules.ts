@@ -1,6 +1,6 @@
 /**
  * Asks for every module the island needs beyond its own, all at once: the server lists them on
- * the island (`data-preload`, src/server/island-modules.ts). Without this the browser finds each
+ * the island (`data-preload`, src/server/rendering/island-modules.ts). Without this the browser finds each
  * level of imports only once the level above has arrived, a round trip each. Called when the
  * island starts to hydrate, never before the first paint (docs/DECISIONS.md).
  *

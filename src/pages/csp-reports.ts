@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
 import { logger } from '../../api/logger.ts';
-import { refuseCspReportsOverLimit } from '../server/csp-report-limit';
-import { cspReportTypes, parseCspReports } from '../server/csp-reports';
-import { readAtMost } from '../server/form-body';
-import { visitorAddress } from '../server/visitor-address';
+import { refuseCspReportsOverLimit } from '../server/monitoring/csp-report-limit';
+import { cspReportTypes, parseCspReports } from '../server/monitoring/csp-reports';
+import { readAtMost } from '../server/forms/form-body';
+import { visitorAddress } from '../server/http/visitor-address';
 
 /**
  * CSP violation reports (the policy's `report-to` and `report-uri`): each is logged, with the

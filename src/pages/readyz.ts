@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { logger } from '../../api/logger.ts';
-import { apiEndpoint, type ApiEndpoint } from '../server/api-transport';
+import { apiEndpoint, type ApiEndpoint } from '../server/api/transport';
 
 /** How long the API has to answer the probe before this server counts it as down. */
 const probeTimeoutMs = 2_000;

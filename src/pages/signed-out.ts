@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
 import { signedOutMessage } from '../lib/messages';
 import { paths } from '../routes';
-import { addFlash } from '../server/flash';
-import { isAuthenticated } from '../server/session';
+import { addFlash } from '../server/session/flash';
+import { isAuthenticated } from '../server/session/session';
 
 /**
  * The step after signing out, once the browser has cleared the site's data: the "signed out"

@@ -1,13 +1,13 @@
 import { getActionContext } from 'astro:actions';
 import type { APIContext } from 'astro';
 import { defineMiddleware } from 'astro:middleware';
-import { bodyLimitFor, isBodyTooLarge } from '../request-bodies';
-import { refusal } from '../refusal';
-import { isAuthenticated } from '../session';
+import { bodyLimitFor, isBodyTooLarge } from '../http/request-bodies';
+import { refusal } from '../http/refusal';
+import { isAuthenticated } from '../session/session';
 
 /**
  * Decides how much of the request body may be read (docs/PRODUCT.md §11): the route's limit for a
- * visitor with a session, the form limit for anyone else (src/server/request-bodies.ts). Refuses
+ * visitor with a session, the form limit for anyone else (src/server/http/request-bodies.ts). Refuses
  * (413) a body that declares more before anything reads it, and one that turns out longer as it
  * is read (the entry point counts every byte, chunked or not; forms are read with a cap).
  */

@@ -1,8 +1,8 @@
 import { defineMiddleware } from 'astro:middleware';
 import { monitoring } from '../../../api/monitoring.ts';
-import { fetchCurrentUser } from '../accounts';
+import { fetchCurrentUser } from '../api/accounts';
 import { config } from '../config';
-import { monitoredMember } from '../monitored-member';
+import { monitoredMember } from '../monitoring/monitored-member';
 
 /**
  * Signed-in pages show the member (initials, name), so the user is loaded once

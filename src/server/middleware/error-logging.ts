@@ -1,7 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { loggablePath, logger } from '../../../api/logger.ts';
 import { monitoring } from '../../../api/monitoring.ts';
-import { ApiUnavailableError } from '../api-client';
+import { ApiUnavailableError } from '../api/client';
 
 /**
  * A request that fails with an error no other middleware turned into an answer is logged here,

@@ -1,6 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { getActionContext } from 'astro:actions';
-import { redirectTarget } from '../navigation';
+import { redirectTarget } from '../forms/navigation';
 
 /**
  * Native form posts (JavaScript off) follow Post/Redirect/Get: an action that

@@ -3,8 +3,8 @@ import { defineMiddleware } from 'astro:middleware';
 import { isAstroOwnRoute, paths, type Guard } from '../../routes';
 import { config } from '../config';
 import { partnerUrl } from '../offers';
-import { rememberReturnTo } from '../return-to';
-import { clearSession, hasPendingMfaStep, isAuthenticated } from '../session';
+import { rememberReturnTo } from '../session/return-to';
+import { clearSession, hasPendingMfaStep, isAuthenticated } from '../session/session';
 
 /**
  * Applies the route table: legacy and partner redirects, the root redirect,

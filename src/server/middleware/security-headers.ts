@@ -1,6 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { fallbackContentSecurityPolicy, reportingEndpointsHeader } from '../../lib/csp-reporting';
-import { builtFilesOnly } from '../built-files-policy';
+import { builtFilesOnly } from '../rendering/built-files-policy';
 import { config } from '../config';
 
 /** Pages that carry a secret token in their address must not leak it in a Referer. */

@@ -1,10 +1,10 @@
 import { defineMiddleware } from 'astro:middleware';
-import { ApiClient } from '../api-client';
-import { apiEndpoint } from '../api-transport';
+import { ApiClient } from '../api/client';
+import { apiEndpoint } from '../api/transport';
 import { config } from '../config';
-import { takeFlash } from '../flash';
-import { readSession } from '../session';
-import { visitorAddress } from '../visitor-address';
+import { takeFlash } from '../session/flash';
+import { readSession } from '../session/session';
+import { visitorAddress } from '../http/visitor-address';
 
 /**
  * Reads the session cookies, gives the request an API client with this

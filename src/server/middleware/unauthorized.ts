@@ -1,6 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
-import { ApiError } from '../api-client';
-import { endSessionAfterUnauthorized } from '../session-ended';
+import { ApiError } from '../api/client';
+import { endSessionAfterUnauthorized } from '../session/session-ended';
 
 /**
  * docs/PRODUCT.md §4: a 401 from the API while rendering a page. "MFA authentication

@@ -1,16 +1,16 @@
 import { defineMiddleware } from 'astro:middleware';
 import { getActionContext } from 'astro:actions';
 import { xsrfFieldName, xsrfHeaderName } from '../../lib/xsrf-names';
-import { xsrfCookieName } from '../cookies';
-import { submittedField } from '../form-body';
-import { refusal } from '../refusal';
+import { xsrfCookieName } from '../session/cookies';
+import { submittedField } from '../forms/form-body';
+import { refusal } from '../http/refusal';
 import { sessionSecret } from '../secret';
 import {
   isCrossSiteCall,
   isValidXsrfSubmission,
   isWellSignedXsrfToken,
   issueXsrfCookie,
-} from '../xsrf';
+} from '../session/xsrf';
 
 /**
  * Makes sure the browser holds an XSRF token made for its current session, and refuses (403)

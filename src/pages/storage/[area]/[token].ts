@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
-import { apiEndpoint } from '../../../server/api-transport';
+import { apiEndpoint } from '../../../server/api/transport';
 import { config } from '../../../server/config';
-import { passToStorage } from '../../../server/storage-pass-through';
-import { visitorAddress } from '../../../server/visitor-address';
+import { passToStorage } from '../../../server/http/storage-pass-through';
+import { visitorAddress } from '../../../server/http/visitor-address';
 
 /**
  * The API's file storage on the site's own origin (docs/PRODUCT.md §7.2.1, §10): signed upload

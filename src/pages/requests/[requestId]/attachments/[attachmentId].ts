@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { fetchDownload, fetchRequest } from '../../../../server/requests';
+import { fetchDownload, fetchRequest } from '../../../../server/api/requests';
 
 /**
  * RequestAttachment: sends the browser to a fresh, short-lived signed address of one of the

@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import { ApiError, type ApiClient } from './client';
+
+/** The current user (docs/PRODUCT.md §3). */
+export const currentUserSchema = z.object({
+  external_id: z.string(),
+  full_name: z.string(),
+  email: z.string(),
+  company: z.object({ name: z.string() }).nullable().optional(),
+  request_count: z.number().int().nonnegative(),
+  help_topics: z.array(z.string()).optional().default([]),
+  phone_number: z.string().nullable().optional().default(null),
+  preferred_contact_method: z.enum(['email', 'phone', 'text']).nullable().optional().default(null),
+});
+
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+const signInAnswerSchema = z.object({
+  expires_at: z.iso.datetime({ offset: true }),
+  mfa_requires_verification: z.boolean().optional().default(false),
+  mfa_required: z.boolean().optional().default(false),
+});
+
+export interface SignedIn {
+  readonly token: string;
+  readonly expiresAt: Date;
+  readonly mfaRequiresVerification: boolean;
+  readonly mfaRequired: boolean;
+}
+
+/** docs/PRODUCT.md §4: a sign-in answer without a token is a failure. */
+export async function signIn(
+  api: ApiClient,
+  credentials: { email: string; password: string },
+): Promise<SignedIn> {
+  const { data, headers } = await api.request('POST', '/api/v1/users/sign_in', {
+    body: { user: credentials },
+    schema: signInAnswerSchema,
+  });
+  const token = /^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')?.[1];
+  if (!token) throw new ApiError(502, undefined);
+  return {
+    token,
+    expiresAt: new Date(data.expires_at),
+    mfaRequiresVerification: data.mfa_requires_verification,
+    mfaRequired: data.mfa_required,
+  };
+}
+
+export async function fetchCurrentUser(api: ApiClient): Promise<CurrentUser> {
+  const { data } = await api.request('GET', '/api/v1/users/current', {
+    schema: currentUserSchema,
+  });
+  return data;
+}
+
+const joinableCompanySchema = z.object({
+  company: z.object({ slug: z.string(), name: z.string().min(1).max(200) }),
+});
+
+/** A company members may join by the sign-up link with its slug. */
+export type JoinableCompany = z.infer<typeof joinableCompanySchema>['company'];
+
+/**
+ * What the API says of a sign-up link: its company, that it knows no such link, or nothing yet
+ * (its look-ups from this address are used up, 429): the sign-up itself still checks the slug,
+ * so an office whose members all follow one link never finds the page broken.
+ */
+export type CompanyLink =
+  | { readonly status: 'known'; readonly company: JoinableCompany }
+  | { readonly status: 'unknown' }
+  | { readonly status: 'unchecked' };
+
+/** docs/PRODUCT.md §7.2: the company a sign-up link names; any other failure is thrown. */
+export async function fetchCompanyLink(api: ApiClient, slug: string): Promise<CompanyLink> {
+  try {
+    const { data } = await api.request('GET', `/api/v1/companies/${encodeURIComponent(slug)}`, {
+      schema: joinableCompanySchema,
+    });
+    return { status: 'known', company: data.company };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return { status: 'unknown' };
+    if (error instanceof ApiError && error.status === 429) return { status: 'unchecked' };
+    throw error;
+  }
+}
+
+export async function signOut(api: ApiClient): Promise<void> {
+  await api.request('DELETE', '/api/v1/users/sign_out');
+}
+
+/** The answer of the calls that only report what happened, in a sentence for people. */
+const noticeSchema = z.object({ message: z.string().min(1).max(500) }).partial();
+
+/**
+ * docs/PRODUCT.md §7.1: asks for a password reset link. The API answers the same whether or not
+ * the address has an account; its sentence is returned when it sends one.
+ */
+export async function requestPasswordReset(
+  api: ApiClient,
+  email: string,
+): Promise<string | undefined> {
+  const { data } = await api.request('POST', '/api/v1/users/password', {
+    body: { user: { email } },
+    schema: noticeSchema,
+  });
+  return data.message;
+}
+
+/** docs/PRODUCT.md §7.1: sets a new password with the token from the emailed link. */
+export async function resetPassword(
+  api: ApiClient,
+  change: { token: string; password: string; passwordConfirmation: string },
+): Promise<void> {
+  await api.request('PUT', '/api/v1/users/password', {
+    body: {
+      reset_password_token: change.token,
+      password: change.password,
+      password_confirmation: change.passwordConfirmation,
+    },
+    schema: noticeSchema,
+  });
+}
+
+/** docs/PRODUCT.md §7.1: unlocks the account with the token from the emailed link. */
+export async function unlockAccount(api: ApiClient, token: string): Promise<void> {
+  const query = new URLSearchParams({ unlock_token: token });
+  await api.request('GET', `/api/v1/users/unlock?${query.toString()}`, { schema: noticeSchema });
+}
+
+/**
+ * docs/PRODUCT.md §7.2: asks for a new unlock link; the same answer whether or not the address
+ * has an account, or a lock.
+ */
+export async function requestUnlockLink(
+  api: ApiClient,
+  email: string,
+): Promise<string | undefined> {
+  const { data } = await api.request('POST', '/api/v1/users/unlock', {
+    body: { user: { email } },
+    schema: noticeSchema,
+  });
+  return data.message;
+}
+
+const outboxSchema = z.object({
+  messages: z.array(
+    z.object({
+      id: z.union([z.number(), z.string()]),
+      channel: z.enum(['email', 'sms']),
+      recipient: z.string(),
+      subject: z.string().nullable(),
+      text_body: z.string(),
+      created_at: z.string(),
+      sent_at: z.string().nullable(),
+    }),
+  ),
+});
+
+export type OutboxMessage = z.infer<typeof outboxSchema>['messages'][number];
+
+/** Every email and text the API wrote, newest first (only where the outbox viewer is on). */
+export async function fetchOutbox(api: ApiClient): Promise<OutboxMessage[]> {
+  const { data } = await api.request('GET', '/api/v1/outbox', { schema: outboxSchema });
+  return data.messages;
+}
+
+/** docs/PRODUCT.md §3: the sign-up answer's `data` is a JSON string holding `{email}`. */
+const signUpAnswerSchema = z.object({
+  data: z.string().transform((text, context) => {
+    try {
+      return z.object({ email: z.string() }).parse(JSON.parse(text));
+    } catch {
+      context.addIssue({ code: 'custom', message: 'data must be a JSON string holding {email}' });
+      return z.NEVER;
+    }
+  }),
+});
+
+export interface NewAccount {
+  readonly email: string;
+  readonly password: string;
+  readonly name: string;
+  readonly lastName: string;
+  readonly companySlug: string | undefined;
+}
+
+/** docs/PRODUCT.md §7.1: creates the account; answers the email it was registered under. */
+export async function signUp(api: ApiClient, account: NewAccount): Promise<string> {
+  const { data } = await api.request('POST', '/api/v1/users/sign_up', {
+    body: {
+      user: {
+        email: account.email,
+        password: account.password,
+        name: account.name,
+        last_name: account.lastName,
+        terms_of_service: 1,
+        company_slug: account.companySlug ?? null,
+      },
+    },
+    schema: signUpAnswerSchema,
+  });
+  return data.data.email;
+}
+
+/** What the welcome pages ask (docs/PRODUCT.md §7.2, `PATCH /api/v1/users/current`). */
+export interface ProfileChange {
+  readonly help_topics?: readonly string[];
+  readonly phone_number?: string | null;
+  readonly preferred_contact_method?: 'email' | 'phone' | 'text' | null;
+}
+
+export async function updateProfile(api: ApiClient, change: ProfileChange): Promise<CurrentUser> {
+  const { data } = await api.request('PATCH', '/api/v1/users/current', {
+    body: { user: change },
+    schema: currentUserSchema,
+  });
+  return data;
+}

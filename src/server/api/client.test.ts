@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { withRequestId } from '../../../api/logger.ts';
+import { ApiClient, ApiError, ApiUnavailableError, type ApiTransport } from './client';
+
+function recordingTransport(answer: () => Response) {
+  const requests: Request[] = [];
+  const transport: ApiTransport = (request) => {
+    requests.push(request);
+    return Promise.resolve(answer());
+  };
+  return { requests, transport };
+}
+
+const client = (transport: ApiTransport, credentials = {}) =>
+  new ApiClient({
+    transport,
+    baseUrl: 'http://api.test',
+    credentials,
+    clientAddress: '203.0.113.9',
+  });
+
+describe('the API client', () => {
+  it('sends JSON with the session headers and the visitor address', async () => {
+    const { requests, transport } = recordingTransport(() => Response.json({ ok: true }));
+    await client(transport, { token: 'tok', mfaToken: 'mfa' }).request('POST', '/api/v1/x', {
+      body: { a: 1 },
+    });
+    const [sent] = requests;
+    expect(sent?.url).toBe('http://api.test/api/v1/x');
+    expect(sent?.headers.get('authorization')).toBe('Bearer tok');
+    expect(sent?.headers.get('mfa-token')).toBe('mfa');
+    expect(sent?.headers.get('content-type')).toBe('application/json');
+    expect(sent?.headers.get('x-forwarded-for')).toBe('203.0.113.9');
+    expect(await sent?.json()).toEqual({ a: 1 });
+  });
+
+  it('leaves out the session headers when there is no session', async () => {
+    const { requests, transport } = recordingTransport(() => new Response(null, { status: 204 }));
+    await client(transport).request('DELETE', '/api/v1/users/sign_out');
+    expect(requests[0]?.headers.has('authorization')).toBe(false);
+    expect(requests[0]?.headers.has('mfa-token')).toBe(false);
+  });
+
+  it('reads the server message from an error field', async () => {
+    const { transport } = recordingTransport(() =>
+      Response.json({ error: 'Invalid email or password.' }, { status: 401 }),
+    );
+    const failure = await client(transport)
+      .request('GET', '/x')
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toMatchObject({ status: 401, serverMessage: 'Invalid email or password.' });
+    expect((failure as ApiError).isMfaRequired).toBe(false);
+  });
+
+  it('reads the server message from status.message (password reset)', async () => {
+    const { transport } = recordingTransport(() =>
+      Response.json({ status: { message: 'Token expired' } }, { status: 422 }),
+    );
+    await expect(client(transport).request('PUT', '/x')).rejects.toMatchObject({
+      serverMessage: 'Token expired',
+    });
+  });
+
+  it('recognises the 401 that asks for the MFA step', async () => {
+    const { transport } = recordingTransport(() =>
+      Response.json({ error: 'MFA authentication required' }, { status: 401 }),
+    );
+    await expect(client(transport).request('GET', '/x')).rejects.toMatchObject({
+      isMfaRequired: true,
+      isUnauthorized: true,
+    });
+  });
+
+  it('has no server message when the error body is not JSON', async () => {
+    const { transport } = recordingTransport(
+      () => new Response('<html>Internal error', { status: 500 }),
+    );
+    await expect(client(transport).request('GET', '/x')).rejects.toMatchObject({
+      status: 500,
+      serverMessage: undefined,
+    });
+  });
+
+  it('refuses an answer that does not have the agreed shape', async () => {
+    const { transport } = recordingTransport(() => Response.json({ full_name: 42 }));
+    await expect(
+      client(transport).request('GET', '/x', { schema: z.object({ full_name: z.string() }) }),
+    ).rejects.toMatchObject({ status: 502 });
+  });
+
+  it('passes on the id of the request being served', async () => {
+    const { requests, transport } = recordingTransport(() => Response.json({}));
+    await withRequestId('req-0123456789', () => client(transport).request('GET', '/x'));
+    expect(requests[0]?.headers.get('x-request-id')).toBe('req-0123456789');
+  });
+
+  it('gives up on an API that does not answer within its time limit', async () => {
+    const never: ApiTransport = () => new Promise(() => undefined);
+    const limited = new ApiClient({ transport: never, baseUrl: 'http://api.test', timeoutMs: 50 });
+    const startedAt = Date.now();
+    const failure = limited.request('GET', '/api/v1/users/current');
+    await expect(failure).rejects.toBeInstanceOf(ApiUnavailableError);
+    await expect(failure).rejects.toMatchObject({
+      status: 503,
+      reason: 'GET /api/v1/users/current got no answer within 50 ms',
+    });
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+  });
+
+  it('gives up on an answer whose body does not arrive in time', async () => {
+    const stalled: ApiTransport = () =>
+      Promise.resolve(new Response(new ReadableStream({ start: () => undefined })));
+    const limited = new ApiClient({
+      transport: stalled,
+      baseUrl: 'http://api.test',
+      timeoutMs: 50,
+    });
+    await expect(limited.request('GET', '/x')).rejects.toBeInstanceOf(ApiUnavailableError);
+  });
+
+  it('waits as long as it takes without a time limit', async () => {
+    const slow: ApiTransport = () =>
+      new Promise((resolve) =>
+        setTimeout(() => {
+          resolve(Response.json({ ok: true }));
+        }, 60),
+      );
+    const unlimited = new ApiClient({ transport: slow, baseUrl: 'http://api.test', timeoutMs: 0 });
+    await expect(unlimited.request('GET', '/x')).resolves.toMatchObject({ data: { ok: true } });
+  });
+
+  it('calls an API it cannot reach unavailable', async () => {
+    const refused: ApiTransport = () => Promise.reject(new TypeError('fetch failed'));
+    await expect(client(refused).request('GET', '/x')).rejects.toMatchObject({
+      name: 'ApiUnavailableError',
+      reason: 'GET /x could not reach the API',
+    });
+  });
+
+  it.each([502, 503, 504])('calls an API that answers %i unavailable', async (status) => {
+    const { transport } = recordingTransport(() => Response.json({ error: 'down' }, { status }));
+    await expect(client(transport).request('GET', '/x')).rejects.toBeInstanceOf(
+      ApiUnavailableError,
+    );
+  });
+});

@@ -1,0 +1,218 @@
+import type { z } from 'zod';
+import { currentRequestId, requestIdHeader } from '../../../api/logger.ts';
+
+/** How a request reaches the API: `fetch` over HTTP, or the embedded app's `fetch` in-process. */
+export type ApiTransport = (request: Request) => Promise<Response>;
+
+export interface ApiCredentials {
+  readonly token?: string | undefined;
+  readonly mfaToken?: string | undefined;
+}
+
+/** docs/PRODUCT.md §8: the API said no (or could not be understood). */
+export class ApiError extends Error {
+  readonly status: number;
+  /** The server's own message (`error`, or `status.message`), when it sent one. */
+  readonly serverMessage: string | undefined;
+  /** The input the message is about (`field`, e.g. `user.email`), when the server named one. */
+  readonly field: string | undefined;
+
+  constructor(status: number, serverMessage: string | undefined, field?: string) {
+    super(serverMessage ?? `The API answered ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.serverMessage = serverMessage;
+    this.field = field;
+  }
+
+  get isUnauthorized(): boolean {
+    return this.status === 401;
+  }
+
+  /** docs/PRODUCT.md §4: this 401 asks for the MFA step rather than a new sign-in. */
+  get isMfaRequired(): boolean {
+    return this.status === 401 && this.serverMessage === mfaRequiredMessage;
+  }
+}
+
+export const mfaRequiredMessage = 'MFA authentication required';
+
+/**
+ * The API could not serve the call: it did not answer in time, could not be reached, or said
+ * it (or its database) is unavailable (502, 503, 504). Pages show the 503 page for it.
+ */
+export class ApiUnavailableError extends ApiError {
+  /** What happened, for the log. */
+  readonly reason: string;
+
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(503, undefined);
+    this.name = 'ApiUnavailableError';
+    this.message = `The API is unavailable: ${reason}`;
+    this.reason = reason;
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+/** Answers that mean "not now" rather than "no": a gateway's, or the API's own 503. */
+const unavailableStatuses = new Set([502, 503, 504]);
+
+export interface ApiResult<T> {
+  readonly data: T;
+  readonly headers: Headers;
+  readonly status: number;
+}
+
+interface RequestOptions<T> {
+  readonly body?: unknown;
+  /** Validates the answer: the web tier trusts no shape it did not check. */
+  readonly schema?: z.ZodType<T>;
+}
+
+/**
+ * The web tier's only way to the API (docs/PRODUCT.md §10): JSON in and out, the
+ * session's authorization and mfa-token headers attached when present, and the
+ * visitor's address passed on for the API's rate limits.
+ */
+export class ApiClient {
+  readonly #transport: ApiTransport;
+  readonly #baseUrl: string;
+  readonly #credentials: ApiCredentials;
+  readonly #clientAddress: string | undefined;
+  readonly #timeoutMs: number;
+
+  constructor(options: {
+    transport: ApiTransport;
+    baseUrl: string;
+    credentials?: ApiCredentials;
+    clientAddress?: string | undefined;
+    /** How long a call (its answer read whole) may take; 0 for no limit (the default). */
+    timeoutMs?: number;
+  }) {
+    this.#transport = options.transport;
+    this.#baseUrl = options.baseUrl;
+    this.#credentials = options.credentials ?? {};
+    this.#clientAddress = options.clientAddress;
+    this.#timeoutMs = options.timeoutMs ?? 0;
+  }
+
+  /** The same client with other credentials (e.g. right after signing in). */
+  withCredentials(credentials: ApiCredentials): ApiClient {
+    return new ApiClient({
+      transport: this.#transport,
+      baseUrl: this.#baseUrl,
+      credentials,
+      clientAddress: this.#clientAddress,
+      timeoutMs: this.#timeoutMs,
+    });
+  }
+
+  async request<T = unknown>(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    { body, schema }: RequestOptions<T> = {},
+  ): Promise<ApiResult<T>> {
+    const headers = new Headers({ accept: 'application/json' });
+    if (body !== undefined) headers.set('content-type', 'application/json');
+    const { token, mfaToken } = this.#credentials;
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    if (mfaToken) headers.set('mfa-token', mfaToken);
+    if (this.#clientAddress) headers.set('x-forwarded-for', this.#clientAddress);
+    const requestId = currentRequestId();
+    if (requestId) headers.set(requestIdHeader, requestId);
+
+    const signal = this.#timeoutMs > 0 ? AbortSignal.timeout(this.#timeoutMs) : undefined;
+    const request = new Request(new URL(path, this.#baseUrl), {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(signal ? { signal } : {}),
+    });
+    const { response, payload } = await this.#call(request, signal);
+    if (unavailableStatuses.has(response.status)) {
+      throw new ApiUnavailableError(`${method} ${path} answered ${response.status}`);
+    }
+    if (!response.ok) {
+      throw new ApiError(response.status, serverMessageOf(payload), serverFieldOf(payload));
+    }
+    if (!schema) return { data: payload as T, headers: response.headers, status: response.status };
+
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) {
+      throw new ApiError(502, undefined);
+    }
+    return { data: parsed.data, headers: response.headers, status: response.status };
+  }
+
+  /**
+   * Sends the request and reads the answer, within the time limit. `fetch` honours the signal;
+   * the embedded API's in-process `fetch` does not, hence the race.
+   */
+  async #call(
+    request: Request,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: Response; payload: unknown }> {
+    const exchange = (async () => {
+      const response = await this.#transport(request);
+      return { response, payload: await readJson(response) };
+    })();
+    try {
+      return await (signal ? Promise.race([exchange, rejectOnAbort(signal)]) : exchange);
+    } catch (error) {
+      if (signal?.aborted) {
+        // The answer may still come; nobody waits for it any more.
+        exchange.catch(() => undefined);
+        throw new ApiUnavailableError(
+          `${request.method} ${new URL(request.url).pathname} got no answer within ${this.#timeoutMs} ms`,
+          { cause: error },
+        );
+      }
+      if (error instanceof TypeError) {
+        // `fetch` could not reach the API (refused, reset, no such host).
+        throw new ApiUnavailableError(
+          `${request.method} ${new URL(request.url).pathname} could not reach the API`,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+  }
+}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    const abort = (): void => {
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `{ error }` (most calls) or `{ status: { message } }` (the password reset submit). */
+function serverMessageOf(payload: unknown): string | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const { error, status } = payload as { error?: unknown; status?: { message?: unknown } };
+  if (typeof error === 'string' && error.trim()) return error;
+  if (typeof status?.message === 'string' && status.message.trim()) return status.message;
+  return undefined;
+}
+
+/** `{ field }` or `{ status: { field } }`: the input a refusal is about. */
+function serverFieldOf(payload: unknown): string | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const { field, status } = payload as { field?: unknown; status?: { field?: unknown } };
+  if (typeof field === 'string' && field) return field;
+  if (typeof status?.field === 'string' && status.field) return status.field;
+  return undefined;
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import type { ApiClient } from './client';
+
+/** Where the member stands with two-step verification (`GET /api/v1/mfa`, docs/PRODUCT.md §12). */
+const mfaStatusSchema = z.object({
+  enrolled: z.boolean(),
+  verified: z.boolean(),
+  required: z.boolean(),
+  phone_last_digits: z.string().nullable(),
+});
+
+export interface MfaStatus {
+  /** The member has a phone for codes: this step verifies; otherwise it enrolls one. */
+  readonly enrolled: boolean;
+  /** This session has passed the step already. */
+  readonly verified: boolean;
+  /** The member's company requires the step: there is no skipping it. */
+  readonly required: boolean;
+  /** The last two digits of the phone the codes go to, if there is one. */
+  readonly phoneLastDigits: string | undefined;
+}
+
+export async function fetchMfaStatus(api: ApiClient): Promise<MfaStatus> {
+  const { data } = await api.request('GET', '/api/v1/mfa', { schema: mfaStatusSchema });
+  return {
+    enrolled: data.enrolled,
+    verified: data.verified,
+    required: data.required,
+    phoneLastDigits: data.phone_last_digits ?? undefined,
+  };
+}
+
+const codeSentSchema = z.object({
+  message: z.string().optional(),
+  phone_last_digits: z.string().nullable().optional(),
+  resend_after_seconds: z.number().int().nonnegative().optional(),
+});
+
+/** A code is on its way: to the phone ending in these digits, and when another may be asked for. */
+export interface CodeSent {
+  readonly phoneLastDigits: string | undefined;
+  readonly resendAfterSeconds: number;
+}
+
+/** The wait before another code, when the API does not say. */
+const defaultResendAfterSeconds = 60;
+
+/** docs/PRODUCT.md §7.1: stores the number to enroll (`POST /api/v1/mfa`). */
+export async function enrollPhone(api: ApiClient, phoneNumber: string): Promise<void> {
+  await api.request('POST', '/api/v1/mfa', { body: { mfa_number: phoneNumber } });
+}
+
+/** docs/PRODUCT.md §7.1: texts a code (`POST /api/v1/mfa/send-otp`). */
+export async function sendCode(api: ApiClient): Promise<CodeSent> {
+  const { data } = await api.request('POST', '/api/v1/mfa/send-otp', { schema: codeSentSchema });
+  return {
+    phoneLastDigits: data.phone_last_digits ?? undefined,
+    resendAfterSeconds: data.resend_after_seconds ?? defaultResendAfterSeconds,
+  };
+}
+
+/**
+ * docs/PRODUCT.md §4, §7.1: checks the code (`POST /api/v1/mfa/verify`); answers the mfa token
+ * the API sends in its `mfa-token` header, or nothing when the answer came without one.
+ */
+export async function verifyCode(api: ApiClient, code: string): Promise<string | undefined> {
+  const { headers } = await api.request('POST', '/api/v1/mfa/verify', { body: { otp: code } });
+  return headers.get('mfa-token')?.trim() || undefined;
+}
+
+/** docs/PRODUCT.md §7.2: records that the member declined the enrollment offer. */
+export async function skipEnrollment(api: ApiClient): Promise<void> {
+  await api.request('POST', '/api/v1/mfa/skip');
+}

@@ -1,0 +1,230 @@
+import { z } from 'zod';
+import { requestStatuses } from '../../lib/request-status';
+import { ApiError, type ApiClient } from './client';
+
+/**
+ * Typed readers of the requests, categories and files calls (docs/PRODUCT.md §7.2, §7.2.1). Every
+ * answer is checked against the contract before a page sees it; a shape that does not match
+ * becomes an `ApiError` 502, so a page shows the error page rather than half a request.
+ */
+
+/** The icons a category may carry (docs/PRODUCT.md §7.2.1). */
+export const categoryIcons = ['home', 'travel', 'health', 'finance', 'family', 'errands'] as const;
+
+export type CategoryIcon = (typeof categoryIcons)[number];
+
+const moment = z.iso.datetime({ offset: true });
+
+const categorySchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  description: z.string(),
+  // An icon this web tier does not know yet is left out rather than failing the whole page.
+  icon: z.enum(categoryIcons).nullable().catch(null),
+});
+
+/** A request category: `id` is a readable slug such as `travel`. */
+export type Category = z.infer<typeof categorySchema>;
+
+const attachmentSchema = z.object({
+  id: z.string().min(1),
+  filename: z.string(),
+  content_type: z.string(),
+  byte_size: z.number().int().nonnegative(),
+  created_at: moment,
+});
+
+/** A file of a request or of one of its notes. */
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+const statusSchema = z.enum(requestStatuses);
+
+const requestSummarySchema = z.object({
+  id: z.string().min(1),
+  title: z.string(),
+  status: statusSchema,
+  category: categorySchema,
+  created_at: moment,
+  updated_at: moment,
+  attachment_count: z.number().int().nonnegative(),
+});
+
+/** A request as lists show it. */
+export type RequestSummary = z.infer<typeof requestSummarySchema>;
+
+const requestUpdateSchema = z.object({
+  id: z.string().min(1),
+  kind: z.enum(['created', 'status_changed', 'note']),
+  author: z.enum(['member', 'concierge']),
+  body: z.string().nullable(),
+  /** The new status of a `status_changed` entry; null for the other kinds. */
+  status: statusSchema.nullable(),
+  created_at: moment,
+  attachments: z.array(attachmentSchema),
+});
+
+/** One entry of a request's timeline. */
+export type RequestUpdate = z.infer<typeof requestUpdateSchema>;
+
+const requestDetailSchema = requestSummarySchema.extend({
+  details: z.string().nullable(),
+  timeline: z.array(requestUpdateSchema),
+  attachments: z.array(attachmentSchema),
+});
+
+/**
+ * One request with its details, timeline (oldest first) and every file of it and its notes.
+ * Not named `Request`, which would hide the Fetch API's `Request` wherever it is imported.
+ */
+export type RequestDetail = z.infer<typeof requestDetailSchema>;
+
+const pageMetaSchema = z.object({
+  page: z.number().int().positive(),
+  per_page: z.number().int().positive(),
+  total_count: z.number().int().nonnegative(),
+  total_pages: z.number().int().nonnegative(),
+});
+
+/** Where a page of a list stands: 10 to a page, most recently updated first. */
+export type PageMeta = z.infer<typeof pageMetaSchema>;
+
+const requestPageSchema = z.object({
+  requests: z.array(requestSummarySchema),
+  meta: pageMetaSchema,
+});
+
+/** One page of the member's requests. */
+export type RequestPage = z.infer<typeof requestPageSchema>;
+
+const categoryPageSchema = requestPageSchema.extend({ category: categorySchema });
+
+/** A category and one page of the member's requests in it. */
+export type CategoryPage = z.infer<typeof categoryPageSchema>;
+
+const recentUpdateSchema = requestUpdateSchema.extend({
+  request_id: z.string().min(1),
+  request_title: z.string(),
+});
+
+/** A timeline entry as the dashboard lists it, with the request it belongs to. */
+export type RecentUpdate = z.infer<typeof recentUpdateSchema>;
+
+const dashboardSchema = z.object({
+  open_request_count: z.number().int().nonnegative(),
+  open_requests: z.array(requestSummarySchema),
+  recent_updates: z.array(recentUpdateSchema),
+  categories: z.array(categorySchema),
+  /** Partner offer ids (docs/PRODUCT.md §2.3); their words and addresses are the web tier's. */
+  offers: z.array(z.string()),
+});
+
+/** What the dashboard shows (docs/PRODUCT.md §7.2.1). */
+export type Dashboard = z.infer<typeof dashboardSchema>;
+
+const downloadSchema = z.object({ url: z.string().min(1), expires_at: moment });
+
+/** A short-lived signed address that serves one file. */
+export type Download = z.infer<typeof downloadSchema>;
+
+/** Which requests a list shows: `open` is submitted, in progress or waiting on the member. */
+export type RequestFilter = 'open' | 'closed';
+
+/**
+ * Reads a page number from an address's query: a positive whole number, else the first page.
+ * Pages past the last are the API's to answer (an empty list with the same meta).
+ */
+export function pageNumberFrom(value: string | null | undefined): number {
+  if (!value || !/^[1-9]\d{0,5}$/.test(value)) return 1;
+  return Number(value);
+}
+
+/** Ids in paths are the API's to judge; only what could never be one is refused here. */
+const plausibleId = /^[\w-]{1,100}$/;
+
+/**
+ * Runs an API read and answers `undefined` when the API says the thing is not there (404): an
+ * unknown id or someone else's (docs/PRODUCT.md §7.2: never 403). Any other failure is thrown.
+ */
+async function unlessNotFound<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+export async function fetchDashboard(api: ApiClient): Promise<Dashboard> {
+  const { data } = await api.request('GET', '/api/v1/dashboard', { schema: dashboardSchema });
+  return data;
+}
+
+/** One page of the member's requests, open or closed (every request when no filter is given). */
+export async function fetchRequests(
+  api: ApiClient,
+  { status, page = 1 }: { status?: RequestFilter | undefined; page?: number | undefined } = {},
+): Promise<RequestPage> {
+  const query = new URLSearchParams({ page: String(page) });
+  if (status) query.set('status', status);
+  const { data } = await api.request('GET', `/api/v1/requests?${query.toString()}`, {
+    schema: requestPageSchema,
+  });
+  return data;
+}
+
+/** The member's request, or `undefined` when there is none of theirs with that id. */
+export async function fetchRequest(
+  api: ApiClient,
+  requestId: string,
+): Promise<RequestDetail | undefined> {
+  if (!plausibleId.test(requestId)) return undefined;
+  return unlessNotFound(async () => {
+    const { data } = await api.request('GET', `/api/v1/requests/${requestId}`, {
+      schema: requestDetailSchema,
+    });
+    return data;
+  });
+}
+
+/** Every category, in display order. */
+export async function fetchCategories(api: ApiClient): Promise<Category[]> {
+  const { data } = await api.request('GET', '/api/v1/request_categories', {
+    schema: z.object({ categories: z.array(categorySchema) }),
+  });
+  return data.categories;
+}
+
+/** A category with one page of the member's requests in it, or `undefined` for an unknown one. */
+export async function fetchCategory(
+  api: ApiClient,
+  categoryId: string,
+  { page = 1 }: { page?: number | undefined } = {},
+): Promise<CategoryPage | undefined> {
+  if (!plausibleId.test(categoryId)) return undefined;
+  const query = new URLSearchParams({ page: String(page) });
+  return unlessNotFound(async () => {
+    const { data } = await api.request(
+      'GET',
+      `/api/v1/request_categories/${categoryId}?${query.toString()}`,
+      { schema: categoryPageSchema },
+    );
+    return data;
+  });
+}
+
+/**
+ * A signed download address for one of the member's files, or `undefined` when the file is not
+ * theirs (or does not exist).
+ */
+export async function fetchDownload(
+  api: ApiClient,
+  attachmentId: string,
+): Promise<Download | undefined> {
+  if (!plausibleId.test(attachmentId)) return undefined;
+  return unlessNotFound(async () => {
+    const { data } = await api.request('GET', `/api/v1/attachments/${attachmentId}`, {
+      schema: downloadSchema,
+    });
+    return data;
+  });
+}

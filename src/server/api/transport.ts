@@ -1,0 +1,80 @@
+import path from 'node:path';
+import { onShutdown } from '../../../api/shutdown.ts';
+import type { ApiTransport } from './client';
+import { config, productionApiWarning, siteOrigin } from '../config';
+import { storageSecret } from '../secret';
+
+export interface ApiEndpoint {
+  readonly transport: ApiTransport;
+  readonly baseUrl: string;
+}
+
+/**
+ * One endpoint per process, kept on the global object: `astro dev` runs this module again when a
+ * file it imports changes, and a second embedded API would open the data folder this process
+ * already holds (api/db/data-folder-lock.ts).
+ */
+const sharedByEveryCopy = globalThis as unknown as Record<symbol, Promise<ApiEndpoint> | undefined>;
+const endpointKey = Symbol.for('member-portal.api-endpoint');
+
+/**
+ * Where the API is: over HTTP when API_ORIGIN is set, otherwise the embedded
+ * reference API, started once per process and called in-process (no network
+ * hop, same Request and Response either way).
+ */
+export function apiEndpoint(): Promise<ApiEndpoint> {
+  sharedByEveryCopy[endpointKey] ??= connect();
+  return sharedByEveryCopy[endpointKey];
+}
+
+async function connect(): Promise<ApiEndpoint> {
+  const settings = config();
+  if (settings.apiOrigin) {
+    const warning = productionApiWarning(settings);
+    if (warning) console.warn(`\n${'!'.repeat(72)}\n${warning}\n${'!'.repeat(72)}\n`);
+    return { transport: (request) => fetch(request), baseUrl: settings.apiOrigin };
+  }
+
+  const { startReferenceApi, TrustedProxies } = await import('../../../api/index.ts');
+  const { isDataFolderInUse } = await import('../../../api/db/data-folder-lock.ts');
+  // The AWS SDK is loaded only when the files go to S3.
+  const storage = settings.s3
+    ? (await import('../../../api/services/storage/s3-storage.ts')).createS3Storage(settings.s3)
+    : undefined;
+  let api: Awaited<ReturnType<typeof startReferenceApi>>;
+  try {
+    api = await startReferenceApi({
+      ...(settings.databaseUrl
+        ? { databaseUrl: settings.databaseUrl }
+        : { dataDir: path.resolve(settings.dataDir, 'pglite') }),
+      seedDemoData: settings.seedDemoData,
+      publicOrigin: siteOrigin(settings),
+      outboxViewer: settings.outboxViewer,
+      smtpUrl: settings.smtpUrl,
+      mailFrom: settings.mailFrom,
+      storage,
+      storageDir: path.resolve(settings.dataDir, 'storage'),
+      storageSecret: storageSecret(),
+      // Only this process calls the embedded API, with no socket between them: it is the one proxy
+      // in front, and passes on the visitor's address that scripts/start.mjs worked out.
+      trustedProxies: TrustedProxies.thisProcess,
+    });
+  } catch (error) {
+    // Another process has the data folder (`npm run api` on ./data, say): the server cannot
+    // start, and says why in one line, as for a wrong setting (scripts/start.mjs).
+    if (!isDataFolderInUse(error)) throw error;
+    console.error(`\n${error.message}\n`);
+    process.exit(1);
+  }
+  // Its outbox worker finishes the message in flight and the database closes once the last
+  // request has been answered.
+  onShutdown(() => api.close());
+  if (api.demoAccounts.length > 0) {
+    const rows = api.demoAccounts.map(
+      (account) =>
+        `  ${account.email.padEnd(28)} ${account.password.padEnd(20)} ${account.description}`,
+    );
+    console.log(['Demo accounts (email, password):', ...rows].join('\n'));
+  }
+  return { transport: (request) => api.fetch(request), baseUrl: 'http://embedded-api.internal' };
+}

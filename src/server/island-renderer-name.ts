@@ -1,8 +1,0 @@
-/**
- * The renderer every island is rendered with (src/server/react-island-renderer.ts): React's,
- * which also lists the modules each island needs. Registered in astro.config.mjs.
- */
-export const islandRenderer = 'react-islands';
-
-/** The module React islands hydrate with, as `@astrojs/react` names it. */
-export const reactClientEntrypoint = '@astrojs/react/client.js';

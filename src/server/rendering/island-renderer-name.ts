@@ -1,0 +1,8 @@
+/**
+ * The renderer every island is rendered with (src/server/rendering/react-island-renderer.ts): React's,
+ * which also lists the modules each island needs. Registered in astro.config.mjs.
+ */
+export const islandRenderer = 'react-islands';
+
+/** The module React islands hydrate with, as `@astrojs/react` names it. */
+export const reactClientEntrypoint = '@astrojs/react/client.js';

@@ -1,0 +1,10 @@
+import react from '@astrojs/react/server.js';
+import { listingModulesToPreload } from './listing-modules-to-preload';
+import { writingActionResultsWhole } from './writing-action-results-whole';
+
+/**
+ * The islands' renderer (registered in astro.config.mjs): React's, which also writes on each
+ * island the modules it needs (src/server/rendering/listing-modules-to-preload.ts) and the result of a form
+ * post with its message (src/server/rendering/writing-action-results-whole.ts).
+ */
+export default listingModulesToPreload(writingActionResultsWhole(react));

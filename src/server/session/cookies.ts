@@ -1,0 +1,35 @@
+import type { AstroCookieSetOptions } from 'astro';
+import { config } from '../config.ts';
+
+/**
+ * Names and flags of every cookie the web server sets (docs/PRODUCT.md §11). Over
+ * HTTPS the names carry the `__Host-` prefix, which makes the browser refuse
+ * them unless they are Secure, host-only and for the whole site.
+ */
+const baseNames = {
+  session: 'session',
+  mfaToken: 'mfa_token',
+  mfaStep: 'mfa_step',
+  returnTo: 'return_to',
+  flash: 'flash',
+  onboarding: 'onboarding',
+} as const;
+
+export type CookieKey = keyof typeof baseNames;
+
+export function cookieName(key: CookieKey): string {
+  return config().secureCookies ? `__Host-${baseNames[key]}` : baseNames[key];
+}
+
+/** The name docs/PRODUCT.md §7.1 gives it, readable by scripts on purpose (double-submit). */
+export const xsrfCookieName = 'XSRF-TOKEN';
+
+export function cookieOptions(extra: AstroCookieSetOptions = {}): AstroCookieSetOptions {
+  return {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config().secureCookies,
+    ...extra,
+  };
+}
