@@ -30,6 +30,13 @@ describe('planVisits', () => {
     ]);
   });
 
+  it('visits the terms both signed out and signed in, as public pages are', () => {
+    expect(visits.filter((visit) => visit.route === 'Terms').map((visit) => visit.state)).toEqual([
+      'signed out',
+      'member',
+    ]);
+  });
+
   it('visits the sign-in page with the toast left by a sign-out', () => {
     expect(visits.map((visit) => `${visit.route}: ${visit.state}`)).toContain(
       'SignIn: signed out, toast after sign-out',

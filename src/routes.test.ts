@@ -24,6 +24,7 @@ describe('the route table', () => {
     ['/reset-password/abc123', 'ResetPassword', 'public', { resetToken: 'abc123' }],
     ['/mfa-enrollment', 'MfaEnrollment', 'mfa-step', {}],
     ['/unlock/tok3n', 'UnlockUser', 'public', { unlockToken: 'tok3n' }],
+    ['/terms', 'Terms', 'public', {}],
     ['/dashboard', 'Dashboard', 'auth', {}],
     ['/requests', 'Requests', 'auth', {}],
     ['/requests/42', 'Request', 'auth', { requestId: '42' }],

@@ -32,6 +32,7 @@ export type RouteName =
   | 'ResetPassword'
   | 'MfaEnrollment'
   | 'UnlockUser'
+  | 'Terms'
   | 'Dashboard'
   | 'Requests'
   | 'Request'
@@ -100,6 +101,7 @@ export const paths = {
   signUp: '/sign-up',
   forgotPassword: '/forgot-password',
   mfaEnrollment: '/mfa-enrollment',
+  terms: '/terms',
   dashboard: '/dashboard',
   requests: '/requests',
   request: (requestId: string) => `/requests/${encodeURIComponent(requestId)}`,
@@ -124,6 +126,8 @@ export const pageRoutes = [
   { name: 'ResetPassword', pattern: '/reset-password/:resetToken', guard: 'public' },
   { name: 'MfaEnrollment', pattern: '/mfa-enrollment', guard: 'mfa-step' },
   { name: 'UnlockUser', pattern: '/unlock/:unlockToken', guard: 'public' },
+  // The terms the sign-up form asks to accept: readable before, during and after sign-up.
+  { name: 'Terms', pattern: '/terms', guard: 'public' },
   // Pages with the new-request or note form: without JavaScript its file comes with the post.
   { name: 'Dashboard', pattern: '/dashboard', guard: 'auth', maxBodyBytes: uploadBodyLimitBytes },
   { name: 'Requests', pattern: '/requests', guard: 'auth' },

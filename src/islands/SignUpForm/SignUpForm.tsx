@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { actions } from '../island-actions';
 import { signInFallbackMessage } from '../../lib/messages';
 import { newPasswordHint } from '../../lib/password-rules';
@@ -15,6 +16,11 @@ export interface SignUpFormProps {
   readonly companySlug?: string | undefined;
   /** What the visitor typed last time, when the page re-renders a native post (no password). */
   readonly submitted?: SubmittedAccount;
+  /**
+   * The link to the terms, shown above their box: the page renders it (a slot), so that its words
+   * and address cost the island's script nothing.
+   */
+  readonly termsLink?: ReactNode;
 }
 
 /** The fields a re-rendered form fills in again. */
@@ -36,7 +42,12 @@ const fields = [
  * Creates an account (docs/PRODUCT.md §4): first and last name, email, password and the terms;
  * the member is signed in at once and offered two-step verification next.
  */
-export default function SignUpForm({ xsrfToken, companySlug, submitted = {} }: SignUpFormProps) {
+export default function SignUpForm({
+  xsrfToken,
+  companySlug,
+  submitted = {},
+  termsLink,
+}: SignUpFormProps) {
   const form = useFormAction(actions.auth.signUp, {
     fallbackMessage: signInFallbackMessage,
     fields,
@@ -88,6 +99,7 @@ export default function SignUpForm({ xsrfToken, companySlug, submitted = {} }: S
         error={form.fieldError('password')}
       />
       <div className={styles['choice']}>
+        {termsLink}
         <Chip
           variant="checkbox"
           id="sign-up-terms"
