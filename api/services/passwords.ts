@@ -152,12 +152,12 @@ function comparable(text: string): string {
 }
 
 /**
- * The password rules (NIST SP 800-63B-4 §3.1.1.2, OWASP ASVS), the one check of every route that
- * sets a password: sign-up, reset, and a signed-in member's password change. A length of 8 to 128
- * characters (code points, not UTF-16 units), no composition rules; not the member's email or name,
- * nor built from them; and not easy to guess: not a common or breached password, nor one that
- * zxcvbn estimates at fewer than 10^8 guesses (services/password-strength.ts). A refusal carries a
- * sentence for the member.
+ * The password rules (NIST SP 800-63B-4 section 3.1.1.2, OWASP ASVS), the one check of every
+ * route that sets a password: sign-up, reset, and a signed-in member's password change. A length
+ * of 8 to 128 characters (code points, not UTF-16 units), no composition rules; not the member's
+ * email or name, nor built from them; and not easy to guess: not a common or breached password,
+ * nor one that zxcvbn estimates at fewer than 10^8 guesses (services/password-strength.ts). A
+ * refusal carries a sentence for the member.
  */
 export async function checkPasswordPolicy(
   password: string,
