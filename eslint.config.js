@@ -36,6 +36,24 @@ export default defineConfig(
     rules: reactHooks.configs.recommended.rules,
   },
   { files: ['**/*.tsx'], ...jsxA11y.flatConfigs.strict },
+  {
+    // The password dictionaries (megabytes, docs/DECISIONS.md) stay on the server: what the
+    // browser runs never imports them, nor the API's password checks.
+    files: ['src/islands/**', 'src/ui/**', 'src/hydration/**', 'src/stores/**', 'src/lib/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@zxcvbn-ts/*', '**/api/services/password*'],
+              message: 'Password checks run in the API only (api/services/passwords.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   astro.configs.recommended,
   {
     files: ['**/*.astro', '**/*.{js,mjs}'],

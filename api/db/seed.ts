@@ -56,7 +56,7 @@ interface DemoUser {
   description: string;
 }
 
-const DEMO_USERS: readonly DemoUser[] = [
+export const DEMO_USERS: readonly DemoUser[] = [
   {
     email: 'member@example.com',
     name: 'Avery',
@@ -123,7 +123,7 @@ export async function seedDemoData(
   password: string = process.env['DEMO_PASSWORD'] ?? DEFAULT_DEMO_PASSWORD,
 ): Promise<DemoAccount[]> {
   for (const demoUser of DEMO_USERS) {
-    const verdict = checkPasswordPolicy(password, demoUser);
+    const verdict = await checkPasswordPolicy(password, demoUser);
     if (!verdict.acceptable) {
       throw new Error(`DEMO_PASSWORD is not acceptable for ${demoUser.email}: ${verdict.message}`);
     }

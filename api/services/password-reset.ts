@@ -73,7 +73,7 @@ export async function resetPassword(
   if (input.password !== input.passwordConfirmation) {
     return { changed: false, reason: 'confirmation_mismatch' };
   }
-  const verdict = checkPasswordPolicy(input.password, user);
+  const verdict = await checkPasswordPolicy(input.password, user);
   if (!verdict.acceptable) {
     return { changed: false, reason: 'password_policy', message: verdict.message };
   }

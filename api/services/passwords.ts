@@ -1,5 +1,5 @@
 import { argon2, randomBytes, timingSafeEqual, type Argon2Parameters } from 'node:crypto';
-import { COMMON_PASSWORDS } from './common-passwords.ts';
+import { passwordWeakness, type Weakness } from './password-strength.ts';
 
 /** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane (~30–40 ms per hash on this hardware). */
 export const ARGON2_SETTINGS = {
@@ -117,22 +117,55 @@ export type PasswordPolicyVerdict =
   | { acceptable: true }
   | {
       acceptable: false;
-      reason: 'too_short' | 'too_long' | 'too_common' | 'personal_details';
+      reason: 'too_short' | 'too_long' | 'too_common' | 'personal_details' | 'too_weak';
       message: string;
     };
+
+/** The sentence a refused password gets, by what makes it easy to guess. */
+export const WEAKNESS_MESSAGES: Readonly<Record<Weakness, string>> = {
+  common: 'This password is too common. Please choose a less predictable one.',
+  personal:
+    'This password is too close to your email address or your name. Please choose a less predictable one.',
+  words: 'A common word or name with little added is easy to guess. Please add a few more words.',
+  repeat: 'Repeated letters or words are easy to guess. Please choose a less predictable password.',
+  sequence:
+    'Runs such as abcd or 1234 are easy to guess. Please choose a less predictable password.',
+  keyboard:
+    'Rows of keys such as qwerty are easy to guess. Please choose a less predictable password.',
+  date: 'Dates and years are easy to guess. Please choose a less predictable password.',
+  guessable: 'This password is easy to guess. Please choose a less predictable one.',
+};
+
+const REASONS: Readonly<Record<Weakness, 'too_common' | 'personal_details' | 'too_weak'>> = {
+  common: 'too_common',
+  personal: 'personal_details',
+  words: 'too_weak',
+  repeat: 'too_weak',
+  sequence: 'too_weak',
+  keyboard: 'too_weak',
+  date: 'too_weak',
+  guessable: 'too_weak',
+};
 
 function comparable(text: string): string {
   return text.normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' ');
 }
 
 /**
- * The password rules of sign-up and reset (after NIST SP 800-63B / OWASP ASVS): a length of 8 to
- * 128 characters, no composition rules, and not a common password nor the user's own email or
- * name. Lengths count characters (code points), not UTF-16 units.
+ * The password rules (NIST SP 800-63B-4 section 3.1.1.2, OWASP ASVS), the one check of every
+ * route that sets a password: sign-up, reset, and a signed-in member's password change. A length
+ * of 8 to 128 characters (code points, not UTF-16 units), no composition rules; not the member's
+ * email or name, nor built from them; and not easy to guess: not a common or breached password,
+ * nor one that zxcvbn estimates at fewer than 10^8 guesses (services/password-strength.ts). A
+ * refusal carries a sentence for the member.
  */
-export function checkPasswordPolicy(password: string, owner: PasswordOwner): PasswordPolicyVerdict {
+export async function checkPasswordPolicy(
+  password: string,
+  owner: PasswordOwner,
+): Promise<PasswordPolicyVerdict> {
+  const normalised = normalise(password);
   // NIST SP 800-63B counts each code point as one character.
-  const length = Array.from(normalise(password)).length;
+  const length = Array.from(normalised).length;
   if (length < PASSWORD_MIN_LENGTH) {
     return {
       acceptable: false,
@@ -148,22 +181,20 @@ export function checkPasswordPolicy(password: string, owner: PasswordOwner): Pas
     };
   }
   const candidate = comparable(password);
-  if (COMMON_PASSWORDS.has(candidate)) {
-    return {
-      acceptable: false,
-      reason: 'too_common',
-      message: 'This password is too common. Please choose a less predictable one.',
-    };
-  }
   const name = owner.name === undefined ? '' : comparable(owner.name);
   const lastName = owner.lastName === undefined ? '' : comparable(owner.lastName);
-  const personalDetails = [comparable(owner.email), name, lastName, `${name} ${lastName}`.trim()];
+  const email = comparable(owner.email);
+  const personalDetails = [email, name, lastName, `${name} ${lastName}`.trim()];
   if (personalDetails.some((detail) => detail.length > 0 && detail === candidate)) {
     return {
       acceptable: false,
       reason: 'personal_details',
       message: 'Password must not be your email address or your name.',
     };
+  }
+  const weakness = await passwordWeakness(normalised, [email, name, lastName]);
+  if (weakness !== undefined) {
+    return { acceptable: false, reason: REASONS[weakness], message: WEAKNESS_MESSAGES[weakness] };
   }
   return { acceptable: true };
 }

@@ -55,7 +55,7 @@ export async function signUp(
     .where(eq(users.email, input.email))
     .limit(1);
   if (existing) return { created: false, reason: 'email_taken' };
-  const verdict = checkPasswordPolicy(input.password, input);
+  const verdict = await checkPasswordPolicy(input.password, input);
   if (!verdict.acceptable) {
     return { created: false, reason: 'password_policy', message: verdict.message };
   }

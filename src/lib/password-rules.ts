@@ -1,4 +1,7 @@
-/** The lengths a password may have (docs/PRODUCT.md §11); the API also refuses common ones. */
+/**
+ * The lengths a password may have (docs/PRODUCT.md §11); the API also refuses common and
+ * easy-to-guess ones, and says why.
+ */
 export const passwordMinLength = 8;
 export const passwordMaxLength = 128;
 
