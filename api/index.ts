@@ -30,6 +30,7 @@ import {
 } from './services/unattached-file-sweeper.ts';
 import { TrustedProxies } from './http/trusted-proxies.ts';
 import { parseOrigin } from './settings.ts';
+import { passwordEstimator } from './services/password-strength.ts';
 
 export type { DemoAccount } from './db/seed.ts';
 export type { Clock } from './services/clock.ts';
@@ -165,6 +166,9 @@ export async function openReferenceApi(
   ) {
     throw new Error(`storageSecret must be at least ${MIN_STORAGE_SECRET_LENGTH} characters long.`);
   }
+  // The password dictionaries load while the database opens, so no sign-up waits for them; a
+  // failed load is tried again by the first check that needs them.
+  passwordEstimator().catch(() => undefined);
   const database = await openDatabase({
     databaseUrl: options.databaseUrl,
     dataDir: options.dataDir,

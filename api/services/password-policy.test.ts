@@ -9,14 +9,6 @@ const owner = { email: 'avery.jordan@example.com', name: 'Avery', lastName: 'Jor
 const RANDOM_128 =
   '/vUgb160J98eFSfz5b/QzxGv0rzg9N2T0gs3gXBDFJfxJ6Jylvh9Spz8EXbRdK5MIMJxD6qEugnPVXFBQ0NI40nzZmeVBNwaj6zlvQZZq9lLNO+sskep0bsPDAQidoWw';
 
-/** CPU time of one call, in milliseconds: unlike the wall clock, not stretched by a busy machine. */
-async function cpuMilliseconds(work: () => Promise<unknown>): Promise<number> {
-  const start = process.cpuUsage();
-  await work();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
-
 describe('checkPasswordPolicy', () => {
   it('accepts a long, uncommon password with no composition rules', async () => {
     expect(await checkPasswordPolicy('correct horse battery staple', owner)).toEqual({
@@ -132,24 +124,6 @@ describe('checkPasswordPolicy', () => {
       reason: 'too_weak',
     });
   });
-
-  it.each([
-    ['l33t characters', Array.from({ length: 128 }, (_, i) => '1034578@$!|'[i % 11]).join('')],
-    ['zeros', '0'.repeat(128)],
-    [
-      'vowels and their l33t forms',
-      Array.from({ length: 128 }, (_, i) => 'aeiou1!4@3$0'[(i * 7) % 12]).join(''),
-    ],
-    ['dates', '19/02/2001'.repeat(13).slice(0, 128)],
-    ['common words', 'passwordiloveyouqwertymonkeydragon'.repeat(4).slice(0, 128)],
-  ])(
-    'checks 128 %s quickly (zxcvbn slows down with the length)',
-    async (_description, password) => {
-      await checkPasswordPolicy('warm up the dictionaries', owner);
-      // 30 to 65 ms of CPU on a busy 2-core machine; zxcvbn’s own defaults took 0.7 to 1.5 s.
-      expect(await cpuMilliseconds(() => checkPasswordPolicy(password, owner))).toBeLessThan(400);
-    },
-  );
 });
 
 /**

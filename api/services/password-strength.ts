@@ -56,7 +56,7 @@ async function loadEstimator(): Promise<ZxcvbnFactory> {
 }
 
 /**
- * The estimator with its dictionaries, loaded on first use and then kept: about 0.6 s and 27 MB of
+ * The estimator with its dictionaries, loaded on first use (the API starts it) and then kept: about 0.6 s and 27 MB of
  * heap, once per process (docs/DECISIONS.md). A failed load is tried again on the next use.
  */
 export function passwordEstimator(): Promise<ZxcvbnFactory> {
