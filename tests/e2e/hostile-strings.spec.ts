@@ -917,10 +917,14 @@ test('hostile strings saved as a first and last name on the Account page show in
   origin = portalOrigin;
   test.setTimeout(240_000);
   const member = await newMember();
+  // The form's hidden fields, as a browser posts them: React's own among them, by which the
+  // island shows the refusal's messages again.
+  const hidden = await formOn(member, '/account', 'profile.saveProfile');
   const saved: { text: string; answer: Answer; account: Answer | undefined }[] = [];
   // One member, one name at a time: each page shows the name that post left.
   for (const text of [...NAME_SAMPLE, ...DANGEROUS]) {
     const answer = await member.postForm('/account?_action=profile.saveProfile', {
+      ...hidden,
       name: text,
       last_name: text,
       phone_number: '',
@@ -1102,6 +1106,7 @@ async function reflectingForms(member: Visitor, visitor: Visitor): Promise<Refle
       path: '/account',
       action: 'profile.saveProfile',
       poster: member,
+      hidden: await formOn(member, '/account', 'profile.saveProfile'),
       // No contact method chosen: refused by the form's own rules.
       typed: (text) => ({ name: text, last_name: text, phone_number: '' }),
       fieldIds: ['profile-name', 'profile-last-name'],
