@@ -35,6 +35,7 @@ describe('the route table', () => {
       'auth',
       { requestId: '42', attachmentId: '9' },
     ],
+    ['/account', 'Account', 'auth', {}],
     ['/storage/uploads/abc.def', 'Storage', 'public', { area: 'uploads', token: 'abc.def' }],
     ['/signed-out', 'SignedOut', 'public', {}],
     ['/csp-reports', 'CspReports', 'public', {}],

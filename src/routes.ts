@@ -34,6 +34,7 @@ export type RouteName =
   | 'UnlockUser'
   | 'Terms'
   | 'Dashboard'
+  | 'Account'
   | 'Requests'
   | 'Request'
   | 'RequestCategory'
@@ -103,6 +104,7 @@ export const paths = {
   mfaEnrollment: '/mfa-enrollment',
   terms: '/terms',
   dashboard: '/dashboard',
+  account: '/account',
   requests: '/requests',
   request: (requestId: string) => `/requests/${encodeURIComponent(requestId)}`,
   requestCategory: (categoryId: string) => `/requests/category/${encodeURIComponent(categoryId)}`,
@@ -150,6 +152,8 @@ export const pageRoutes = [
     guard: 'auth',
     endpoint: true,
   },
+  // The member's own account; its later sections will be pages under /account (docs/DECISIONS.md).
+  { name: 'Account', pattern: '/account', guard: 'auth' },
   /**
    * The embedded API's file storage (signed upload and download addresses, docs/PRODUCT.md
    * §7.2.1); its signatures are the guard.

@@ -4,20 +4,20 @@ import { clientAddress } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
+import { memberName } from '../http/member-name.ts';
 import { jsonBody } from '../http/validation.ts';
 import { SIGN_UP_PER_IP } from '../services/rate-limits.ts';
 import { signUp } from '../services/sign-up.ts';
 
 /** Long enough for any real password; the policy's own limit (128) answers with its sentence. */
 const PASSWORD_INPUT_MAX_LENGTH = 1024;
-const NAME_MAX_LENGTH = 100;
 
 const signUpBody = z.object({
   user: z.object({
     email: z.string().trim().toLowerCase().max(254).pipe(z.email()),
     password: z.string().max(PASSWORD_INPUT_MAX_LENGTH),
-    name: z.string().trim().min(1).max(NAME_MAX_LENGTH),
-    last_name: z.string().trim().min(1).max(NAME_MAX_LENGTH),
+    name: memberName(),
+    last_name: memberName(),
     // Any of these shapes; whether it says "accepted" is checked below, as a 422 about the field.
     terms_of_service: z.union([z.boolean(), z.number(), z.string().max(16), z.null()]).optional(),
     company_slug: z.string().trim().toLowerCase().max(100).nullish(),

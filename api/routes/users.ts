@@ -5,6 +5,7 @@ import { clientAddress } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
+import { memberName } from '../http/member-name.ts';
 import { jsonBody } from '../http/validation.ts';
 import { signIn } from '../services/authentication.ts';
 import { companyRequiresMfa, signInMfaFlags } from '../services/mfa.ts';
@@ -29,6 +30,9 @@ const signInBody = z.object({
 
 const profileBody = z.object({
   user: z.object({
+    // The rules of sign-up (routes/sign-up.ts), refused in the same words.
+    name: memberName().optional(),
+    last_name: memberName().optional(),
     help_topics: z
       .array(z.enum(HELP_TOPICS))
       .max(HELP_TOPICS.length * 2)
@@ -67,19 +71,17 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
     )
     .patch('/current', requireSession(dependencies), jsonBody(profileBody), async (c) => {
       const { user: changes } = c.req.valid('json');
-      if (
-        changes.help_topics === undefined &&
-        changes.phone_number === undefined &&
-        changes.preferred_contact_method === undefined
-      ) {
+      if (Object.values(changes).every((value) => value === undefined)) {
         return errorResponse(
           c,
           400,
-          'user must have help_topics, phone_number or preferred_contact_method.',
+          'user must have name, last_name, help_topics, phone_number or preferred_contact_method.',
           'user',
         );
       }
       const result = await updateProfile(db, clock, c.get('user').id, {
+        name: changes.name,
+        lastName: changes.last_name,
         helpTopics: changes.help_topics,
         phoneNumber: changes.phone_number,
         preferredContactMethod: changes.preferred_contact_method,

@@ -21,6 +21,9 @@ const PHONE_CONTACT_METHODS: readonly ContactMethod[] = ['phone', 'text'];
 export interface CurrentUserAnswer {
   external_id: string;
   full_name: string;
+  /** The first and last names `full_name` is made of, as the profile changes them. */
+  name: string;
+  last_name: string;
   email: string;
   company: { name: string } | null;
   request_count: number;
@@ -47,6 +50,8 @@ export async function describeCurrentUser(
   return {
     external_id: user.externalId,
     full_name: `${user.name} ${user.lastName}`,
+    name: user.name,
+    last_name: user.lastName,
     email: user.email,
     company: company ? { name: company.name } : null,
     request_count: await countMemberRequests(database, user.id),
@@ -60,6 +65,9 @@ export async function describeCurrentUser(
 
 /** The profile fields PATCH /users/current may change; an absent one is left as it is. */
 export interface ProfileChanges {
+  /** First and last name, already trimmed and checked (routes/users.ts). */
+  name?: string | undefined;
+  lastName?: string | undefined;
   helpTopics?: readonly HelpTopic[] | undefined;
   /** The contact phone as typed; null or empty removes it. */
   phoneNumber?: string | null | undefined;
@@ -71,7 +79,8 @@ export type ProfileUpdateResult =
   | { updated: false; reason: 'invalid_phone_number' | 'phone_number_required' };
 
 /**
- * Saves profile answers and contact information. The contact phone must be a 10-digit US number
+ * Saves the member's names, profile answers and contact information, all or nothing, in one
+ * transaction. The contact phone must be a 10-digit US number
  * (stored in E.164); a preferred contact method of phone or text needs one, in the profile as it
  * is after the change. Under the user's row lock, so two concurrent changes cannot together leave
  * "text me" without a number.
@@ -110,6 +119,8 @@ export async function updateProfile(
     const [user] = await transaction
       .update(users)
       .set({
+        ...(changes.name === undefined ? {} : { name: changes.name }),
+        ...(changes.lastName === undefined ? {} : { lastName: changes.lastName }),
         ...(helpTopics === undefined ? {} : { helpTopics }),
         ...(contactPhone === undefined ? {} : { contactPhone }),
         ...(changes.preferredContactMethod === undefined

@@ -17,7 +17,14 @@ import { clearSession, startSession, writeMfaStep, type MfaStep } from '../serve
 import { apiFailure } from './api-failure';
 import { passwordMinLength } from '../lib/password-rules';
 import { startOnboarding } from '../server/session/onboarding';
-import { emailField, formText, isStorableText, passwordMaxLength } from './fields';
+import {
+  emailField,
+  firstNameField,
+  formText,
+  isStorableText,
+  lastNameField,
+  passwordMaxLength,
+} from './fields';
 
 const signInInput = z.object({
   email: emailField,
@@ -66,22 +73,8 @@ function enterSession(context: ActionAPIContext, answer: SignedIn): MfaStep | un
 }
 
 const signUpInput = z.object({
-  name: formText(
-    z
-      .string()
-      .trim()
-      .min(1, 'Enter your first name')
-      .max(100, 'First name must be 100 characters or fewer'),
-    unsavableCharacterMessage('First name'),
-  ),
-  last_name: formText(
-    z
-      .string()
-      .trim()
-      .min(1, 'Enter your last name')
-      .max(100, 'Last name must be 100 characters or fewer'),
-    unsavableCharacterMessage('Last name'),
-  ),
+  name: firstNameField,
+  last_name: lastNameField,
   email: emailField,
   password: formText(
     z

@@ -46,3 +46,23 @@ export const tokenField = formText(
   z.string().trim().min(1, 'This link is incomplete').max(512, 'This link is not valid'),
   'This link is not valid',
 );
+
+/** A first name, as sign-up and the Account page's profile take it (the API's own rules). */
+export const firstNameField = formText(
+  z
+    .string()
+    .trim()
+    .min(1, 'Enter your first name')
+    .max(100, 'First name must be 100 characters or fewer'),
+  unsavableCharacterMessage('First name'),
+);
+
+/** A last name, as sign-up and the Account page's profile take it. */
+export const lastNameField = formText(
+  z
+    .string()
+    .trim()
+    .min(1, 'Enter your last name')
+    .max(100, 'Last name must be 100 characters or fewer'),
+  unsavableCharacterMessage('Last name'),
+);

@@ -1,7 +1,7 @@
 import { signIn, signOut, signUp } from './auth';
 import { enroll, requestCode, skip, verify } from './mfa';
 import { requestPasswordReset, resetPassword } from './password';
-import { saveContact, saveInterests } from './profile';
+import { saveContact, saveInterests, saveProfile } from './profile';
 import { addNote, cancel, create } from './requests';
 import { requestUnlockLink, unlockAccount } from './unlock';
 import { createDirectUpload } from './uploads';
@@ -18,7 +18,7 @@ export const server = {
     requestUnlockLink,
   },
   mfa: { enroll, requestCode, verify, skip },
-  profile: { saveInterests, saveContact },
+  profile: { saveInterests, saveContact, saveProfile },
   requests: { create, addNote, cancel },
   uploads: { createDirectUpload },
 };

@@ -18,6 +18,9 @@ export const mfaVerifyFallbackMessage = 'Unable to verify MFA token';
 export const noMfaTokenMessage = 'No MFA verification token received';
 export const profileFallbackMessage =
   'Unable to save your answers at this time. Please try again later.';
+export const profileSavedMessage = 'Your profile has been saved.';
+export const profileSaveFallbackMessage =
+  'Unable to save your profile at this time. Please try again later.';
 export const onboardingDoneMessage = 'You are all set. Welcome to Member Concierge.';
 export const requestSentMessage = 'Your request has been sent.';
 export const requestFallbackMessage =

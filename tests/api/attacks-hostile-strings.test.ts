@@ -403,6 +403,36 @@ describe('files', () => {
   });
 });
 
+describe('the profile', () => {
+  it('stores every name and last name exactly (trimmed), or refuses it naming the field', async () => {
+    const member = await api.createUser();
+    const memberToken = await api.signInToken(member);
+    const outcomes: Outcome[] = [];
+    // One member, one string at a time: each answer is the member as that change left them.
+    for (const text of HOSTILE_STRINGS) {
+      const response = await api.call('PATCH', '/api/v1/users/current', {
+        token: memberToken,
+        body: { user: { name: text, last_name: text } },
+      });
+      outcomes.push(await outcome(text, response));
+    }
+
+    expectNoFault(outcomes, 'user.name', [400]);
+    HOSTILE_STRINGS.forEach((text, index) => {
+      const expected = expectedForTrimmed(text, 1, 100);
+      const item = outcomes[index];
+      const answered = expected.refused
+        ? { status: item?.status }
+        : { status: item?.status, name: item?.body['name'], lastName: item?.body['last_name'] };
+      expect({ text, ...answered }).toEqual(
+        expected.refused
+          ? { text, status: 400 }
+          : { text, status: 200, name: expected.stored, lastName: expected.stored },
+      );
+    });
+  });
+});
+
 describe('the profile and MFA', () => {
   it('never fault on any phone number, help topic, contact method or code', async () => {
     const patch = (user: Record<string, unknown>) =>

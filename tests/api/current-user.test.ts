@@ -37,6 +37,8 @@ describe('GET /api/v1/users/current', () => {
     expect(await response.json()).toEqual({
       external_id: account.user.externalId,
       full_name: 'Avery Jordan',
+      name: 'Avery',
+      last_name: 'Jordan',
       email: account.email,
       company: { name: 'Acme Health' },
       request_count: 0,

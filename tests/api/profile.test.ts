@@ -40,6 +40,8 @@ describe('PATCH /api/v1/users/current', () => {
     const expected = {
       external_id: account.user.externalId,
       full_name: 'Avery Jordan',
+      name: 'Avery',
+      last_name: 'Jordan',
       email: account.email,
       company: { name: 'Acme Health' },
       request_count: 0,
@@ -146,7 +148,16 @@ describe('PATCH /api/v1/users/current', () => {
   });
 
   it.each([
-    [{}, 'user must have help_topics, phone_number or preferred_contact_method.', 'user'],
+    [
+      {},
+      'user must have name, last_name, help_topics, phone_number or preferred_contact_method.',
+      'user',
+    ],
+    [{ name: '   ' }, 'user.name must not be empty.', 'user.name'],
+    [{ last_name: '' }, 'user.last_name must not be empty.', 'user.last_name'],
+    [{ name: null }, 'user.name must be a string.', 'user.name'],
+    [{ last_name: 7 }, 'user.last_name must be a string.', 'user.last_name'],
+    [{ name: 'x'.repeat(101) }, 'user.name must be at most 100 characters.', 'user.name'],
     [
       { preferred_contact_method: 'pigeon' },
       'user.preferred_contact_method must be one of: email, phone, text.',
@@ -160,6 +171,73 @@ describe('PATCH /api/v1/users/current', () => {
 
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: message, field });
+  });
+
+  it('changes the first and last name, trimmed, and full_name with them', async () => {
+    const { account, token } = await signedIn();
+
+    const response = await patchProfile(token, { name: '  Robin ', last_name: 'de la Cruz  ' });
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      full_name: 'Robin de la Cruz',
+      name: 'Robin',
+      last_name: 'de la Cruz',
+    });
+    expect(await (await api.getCurrentUser(token)).json()).toMatchObject({
+      full_name: 'Robin de la Cruz',
+    });
+    const stored = await reloadUser(api.db, account.user.id);
+    expect([stored.name, stored.lastName]).toEqual(['Robin', 'de la Cruz']);
+  });
+
+  it('takes names of 100 characters, as sign-up does, and one name without the other', async () => {
+    const { token } = await signedIn();
+    const longest = 'é'.repeat(100);
+
+    const response = await patchProfile(token, { name: longest });
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ name: longest, last_name: 'Jordan' });
+  });
+
+  it('refuses the sign-up names in the same words', async () => {
+    const { token } = await signedIn();
+    const sameAtSignUp = async (user: Record<string, unknown>) => {
+      const base = { email: `x${Math.random()}@example.com`, password: 'a-long-password-2026' };
+      const signUp = await api.signUp({
+        name: 'Robin',
+        last_name: 'Fairweather',
+        ...base,
+        ...user,
+      });
+      const profile = await patchProfile(token, user);
+      return [
+        [signUp.status, await signUp.json()],
+        [profile.status, await profile.json()],
+      ];
+    };
+
+    for (const user of [{ name: '' }, { last_name: ' ' }, { name: 'y'.repeat(101) }]) {
+      const [atSignUp, atProfile] = await sameAtSignUp(user);
+      expect(atProfile).toEqual(atSignUp);
+    }
+  });
+
+  it('changes nothing when any field of the call is refused', async () => {
+    const { account, token } = await signedIn();
+
+    const response = await patchProfile(token, {
+      name: 'Robin',
+      last_name: 'Fairweather',
+      help_topics: ['travel'],
+      preferred_contact_method: 'text',
+    });
+
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual(PHONE_REQUIRED);
+    const stored = await reloadUser(api.db, account.user.id);
+    expect([stored.name, stored.lastName, stored.helpTopics]).toEqual(['Avery', 'Jordan', []]);
   });
 
   it('keeps the contact phone apart from the phone enrolled for MFA', async () => {

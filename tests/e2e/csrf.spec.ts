@@ -312,6 +312,30 @@ const actions: Record<string, ActionUnderAttack> = {
       };
     },
   },
+  'profile.saveProfile': {
+    victim: 'member',
+    prepare: async ({ victim }) => {
+      const written = async () => {
+        const html = await (await victim.send('/account')).text();
+        const nameInput = [...html.matchAll(/<input\b[^>]*>/g)]
+          .map(([input]) => input)
+          .find((input) => input.includes('name="name"'));
+        return [/\bvalue="([^"]*)"/.exec(nameInput ?? '')?.[1], ...checkedChoices(html)];
+      };
+      const [name] = await written();
+      return {
+        page: '/account',
+        fields: {
+          name: name === 'Averil' ? 'Avery' : 'Averil',
+          last_name: 'Jordan',
+          help_topics: 'travel',
+          phone_number: phone,
+          preferred_contact_method: 'email',
+        },
+        written,
+      };
+    },
+  },
   'requests.create': {
     victim: 'member',
     prepare: ({ victim }) => ({

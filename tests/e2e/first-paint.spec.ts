@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { member, signIn, waitForHydration } from './support/journeys';
+import { member, signIn, signOut, waitForHydration } from './support/journeys';
 
 /**
  * docs/PRODUCT.md §14: the first paint depends on the document alone. Islands and held scripts
@@ -47,7 +47,7 @@ test('the Dashboard and the sign-out toast ask for no script until the first pai
   await page.goto('/dashboard');
   expectNothingAskedBefore(await scriptsAgainstFirstPaint(page));
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOut(page);
   await expect(page).toHaveURL(/\/sign-in$/);
   const notifications = page.getByRole('region', { name: 'Notifications' });
   await expect(notifications.getByText('You have been signed out.')).toBeVisible();

@@ -27,6 +27,16 @@ for (const target of [
   });
 }
 
+test('the Account page sends a signed-out visitor to sign in, and back there after', async ({
+  page,
+}) => {
+  await page.goto('/account');
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await signIn(page);
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account');
+});
+
 test('the root does not store a return target', async ({ page }) => {
   await page.goto('/');
   await expect(page).toHaveURL(/\/sign-in$/);

@@ -910,6 +910,78 @@ test('hostile strings given as a first and last name at sign-up show in the head
   expectNoScriptRan(watch);
 });
 
+test('hostile strings saved as a first and last name on the Account page show in the header and the form exactly as typed, or are refused under the name', async ({
+  page,
+  portalOrigin,
+}) => {
+  origin = portalOrigin;
+  test.setTimeout(240_000);
+  const member = await newMember();
+  // The form's hidden fields, as a browser posts them: React's own among them, by which the
+  // island shows the refusal's messages again.
+  const hidden = await formOn(member, '/account', 'profile.saveProfile');
+  const saved: { text: string; answer: Answer; account: Answer | undefined }[] = [];
+  // One member, one name at a time: each page shows the name that post left.
+  for (const text of [...NAME_SAMPLE, ...DANGEROUS]) {
+    const answer = await member.postForm('/account?_action=profile.saveProfile', {
+      ...hidden,
+      name: text,
+      last_name: text,
+      phone_number: '',
+      preferred_contact_method: 'email',
+    });
+    const account = answer.status === 303 ? await member.get('/account') : undefined;
+    saved.push({ text, answer, account });
+  }
+  expectNoFaults(
+    saved.flatMap(({ text, answer, account }) => [
+      { text, status: answer.status, where: 'saving the profile' },
+      { text, status: account?.status ?? 200, where: 'Account' },
+    ]),
+  );
+
+  await page.goto(`${origin}/sign-in`);
+  const pages = saved.map(({ answer, account }) => account?.html ?? answer.html);
+  const fields = await readFields(
+    page,
+    pages.map((html) => ({ html, fieldIds: ['profile-name', 'profile-last-name'] })),
+  );
+  const shown = await parseShown(page, pages);
+  const mismatches: Mismatch[] = [];
+  saved.forEach(({ text, answer }, at) => {
+    const why = refusal(text, NAME_MAX);
+    const [name, lastName] = fields[at] ?? [];
+    if (answer.status === 303) {
+      const kept = asShown(asStored(text));
+      compare(
+        mismatches,
+        text,
+        { memberName: shown[at]?.memberName, name: name?.value, lastName: lastName?.value },
+        { memberName: `${kept} ${kept}`, name: kept, lastName: kept },
+      );
+    } else {
+      compare(
+        mismatches,
+        text,
+        { status: answer.status, message: name?.error ?? null, typed: name?.value },
+        {
+          status: 400,
+          message:
+            why === 'empty'
+              ? 'Enter your first name'
+              : why === 'too long'
+                ? `First name must be ${NAME_MAX} characters or fewer`
+                : why === 'unstorable'
+                  ? unsavableCharacterMessage('First name')
+                  : 'no refusal',
+          typed: asShown(asPosted(text)),
+        },
+      );
+    }
+  });
+  expect(mismatches).toEqual([]);
+});
+
 /** A form that shows again what was typed into it when the product refuses a post. */
 interface ReflectingForm {
   readonly name: string;
@@ -1030,6 +1102,16 @@ async function reflectingForms(member: Visitor, visitor: Visitor): Promise<Refle
       insideNoscript: true,
     },
     {
+      name: 'profile (the Account page)',
+      path: '/account',
+      action: 'profile.saveProfile',
+      poster: member,
+      hidden: await formOn(member, '/account', 'profile.saveProfile'),
+      // No contact method chosen: refused by the form's own rules.
+      typed: (text) => ({ name: text, last_name: text, phone_number: '' }),
+      fieldIds: ['profile-name', 'profile-last-name'],
+    },
+    {
       name: 'note',
       path: `/requests/${requestId}`,
       action: 'requests.addNote',
@@ -1043,7 +1125,11 @@ async function reflectingForms(member: Visitor, visitor: Visitor): Promise<Refle
 }
 
 /** The forms of members, whose pages need the API to show again (see below). */
-const heavyForms = new Set(['new request (the Dashboard without JavaScript)', 'note']);
+const heavyForms = new Set([
+  'new request (the Dashboard without JavaScript)',
+  'note',
+  'profile (the Account page)',
+]);
 
 for (const group of ['visitors', 'members'] as const) {
   test(`every hostile string typed into a form of ${group} that refuses it comes back as the text of its field, never in a password field, and no script runs`, async ({

@@ -1,6 +1,6 @@
 import { test as base, expect } from '@playwright/test';
 import { enrollPhone, enterTextedCode } from './support/accounts';
-import { expectNoAxeViolations, signIn, waitForHydration } from './support/journeys';
+import { expectNoAxeViolations, signIn, signOut, waitForHydration } from './support/journeys';
 import { startPortalServer } from './support/portal-server';
 import { firstSubmitOnFreshServer } from './support/patience';
 
@@ -64,7 +64,7 @@ test('a member who signs in again at once gets the new sign-in’s first code', 
   await expect(page).toHaveURL(`${origin}/dashboard`);
 
   // Within the minute: the code sent a moment ago is used, and holds nothing back.
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOut(page);
   await expect(page).toHaveURL(`${origin}/sign-in`);
   await signIn(page, verified);
   await expect(page).toHaveURL(`${origin}/mfa-enrollment`);

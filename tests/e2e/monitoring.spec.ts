@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { enterTextedCode } from './support/accounts';
-import { signIn, waitForHydration } from './support/journeys';
+import { signIn, signOut, waitForHydration } from './support/journeys';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 import { startReportSink, type ReportedItem, type ReportSink } from './support/report-sink';
 import { json, startStubApi, type StubApi } from './support/stub-api';
@@ -205,7 +205,7 @@ test.describe('with a DSN', () => {
 
       // Signing out forgets the member: the next page reports nobody.
       await page.keyboard.press('Escape');
-      await page.getByRole('button', { name: 'Sign out' }).first().click();
+      await signOut(page);
       await expect(page).toHaveURL(/\/sign-in$/);
       const after = JSON.parse(
         (await page.locator('meta[name="portal-monitoring"]').getAttribute('content')) ?? '{}',

@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { requestSentMessage } from '../../src/lib/messages';
-import { member, signIn } from './support/journeys';
+import { member, memberMenuButton, openMemberMenu, signIn } from './support/journeys';
 
 /**
  * The signed-in header on the narrowest phones: one row of controls, nothing wider than the
@@ -23,7 +23,10 @@ function intersects(a: Box, b: Box): boolean {
 
 const centreY = (box: Box) => box.y + box.height / 2;
 
-/** The header's controls, by role and visible label (the Menu button once it has hydrated). */
+/**
+ * The header's controls, by role and visible label (the Menu button once it has hydrated); the
+ * member menu's button (its summary) holds the member's name.
+ */
 function headerOf(page: Page) {
   const header = page.getByRole('banner');
   return {
@@ -31,7 +34,7 @@ function headerOf(page: Page) {
     menu: header.getByRole('button', { name: 'Menu' }),
     wordmark: header.getByRole('link', { name: 'Member Concierge' }),
     name: header.getByText(member.fullName),
-    signOut: header.getByRole('button', { name: 'Sign out' }),
+    memberMenu: memberMenuButton(page),
   };
 }
 
@@ -53,19 +56,19 @@ for (const width of [320, 375]) {
       const header = await boxOf(controls.header);
       const menu = await boxOf(controls.menu);
       const wordmark = await boxOf(controls.wordmark);
-      const signOut = await boxOf(controls.signOut);
+      const memberMenu = await boxOf(controls.memberMenu);
 
-      // One row: every control inside the header, centred on Sign out's line, and the header no
-      // taller than its tallest control and its padding.
-      const row = { menu, wordmark, signOut };
+      // One row: every control inside the header, centred on the member menu's line, and the
+      // header no taller than its tallest control and its padding.
+      const row = { menu, wordmark, memberMenu };
       const inRow = (control: string, box: Box) => {
         expect(box.y, `${control}'s top`).toBeGreaterThanOrEqual(header.y);
         expect(box.y + box.height, `${control}'s bottom`).toBeLessThanOrEqual(
           header.y + header.height,
         );
         expect(
-          Math.abs(centreY(box) - centreY(signOut)),
-          `${control} beside Sign out`,
+          Math.abs(centreY(box) - centreY(memberMenu)),
+          `${control} beside the member menu`,
         ).toBeLessThan(2);
         expect(box.x, `${control}'s left`).toBeGreaterThanOrEqual(0);
         expect(box.x + box.width, `${control}'s right`).toBeLessThanOrEqual(width);
@@ -75,13 +78,36 @@ for (const width of [320, 375]) {
       const name = await boxOf(controls.name);
       inRow('name', name);
       expect(header.height).toBeLessThan(
-        Math.max(menu.height, wordmark.height, name.height, signOut.height) * 1.75,
+        Math.max(menu.height, wordmark.height, name.height, memberMenu.height) * 1.75,
       );
-      // Left to right: Menu, the wordmark, the member's name, Sign out; none over another.
+      // Left to right: Menu, the wordmark, then the member menu holding the name; none over
+      // another.
       expect(menu.x + menu.width).toBeLessThanOrEqual(wordmark.x);
-      expect(wordmark.x + wordmark.width).toBeLessThanOrEqual(name.x);
-      expect(name.x + name.width).toBeLessThanOrEqual(signOut.x);
+      expect(wordmark.x + wordmark.width).toBeLessThanOrEqual(memberMenu.x);
+      expect(name.x).toBeGreaterThanOrEqual(memberMenu.x);
+      expect(name.x + name.width).toBeLessThanOrEqual(memberMenu.x + memberMenu.width);
 
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(scrollWidth).toBeLessThanOrEqual(width);
+    });
+
+    test('the open member menu stays on the screen, under the header', async ({ page }) => {
+      await signInAsMember(page);
+      const header = await boxOf(page.getByRole('banner'));
+      await openMemberMenu(page);
+      const banner = page.getByRole('banner');
+      const account = await boxOf(banner.getByRole('link', { name: 'Account', exact: true }));
+      const signOut = await boxOf(banner.getByRole('button', { name: 'Sign out' }));
+
+      for (const [control, box] of Object.entries({ account, signOut })) {
+        expect(box.x, `${control}'s left`).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, `${control}'s right`).toBeLessThanOrEqual(width);
+        expect(box.y, `${control} under the header`).toBeGreaterThanOrEqual(
+          header.y + header.height,
+        );
+      }
+      // The header itself keeps its one row while the menu is open.
+      expect((await boxOf(banner)).height).toBe(header.height);
       const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(scrollWidth).toBeLessThanOrEqual(width);
     });
@@ -92,7 +118,7 @@ for (const width of [320, 375]) {
       const boxes = {
         menu: await boxOf(controls.menu),
         wordmark: await boxOf(controls.wordmark),
-        signOut: await boxOf(controls.signOut),
+        memberMenu: await boxOf(controls.memberMenu),
       };
 
       // The same toast a new request leaves, sent the way any script on the page may send one.
@@ -110,7 +136,7 @@ for (const width of [320, 375]) {
       for (const [control, box] of Object.entries(boxes)) {
         expect(intersects(toastBox, box), `the toast over ${control}`).toBe(false);
       }
-      // Nor the member's name, which a later issue makes the account's menu.
+      // Nor the member's name, in the member menu's button.
       expect(intersects(toastBox, await boxOf(controls.name)), 'the toast over the name').toBe(
         false,
       );

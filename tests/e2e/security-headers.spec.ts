@@ -290,6 +290,7 @@ test.describe('CSP violations in the browser', () => {
     AboutUs: { visitor: 'member', path: '/welcome/about-us' },
     AboutYou: { visitor: 'member', path: '/welcome/about-you' },
     ContactInfo: { visitor: 'member', path: '/welcome/contact-info' },
+    Account: { visitor: 'member', path: '/account' },
   };
 
   test('the visits below cover every page of src/routes.ts a person reads', () => {

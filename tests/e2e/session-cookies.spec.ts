@@ -1,6 +1,6 @@
 import { expect, test, type BrowserContext } from '@playwright/test';
 import { newFormVisitor } from './support/forms';
-import { member, signIn } from './support/journeys';
+import { member, signIn, signOut } from './support/journeys';
 
 async function cookie(context: BrowserContext, name: string) {
   return (await context.cookies()).find((candidate) => candidate.name === name)?.value;
@@ -47,7 +47,7 @@ test('signing in and signing out each give the browser a new XSRF token', async 
   await expect(page).toHaveURL(/\/dashboard$/);
   const signedIn = await cookie(context, 'XSRF-TOKEN');
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOut(page);
   await expect(page).toHaveURL(/\/sign-in$/);
   const signedOut = await cookie(context, 'XSRF-TOKEN');
 

@@ -1,5 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { expectNoAxeViolations, member, signIn, staff, waitForHydration } from './support/journeys';
+import {
+  expectNoAxeViolations,
+  member,
+  signIn,
+  signOut,
+  staff,
+  waitForHydration,
+} from './support/journeys';
 import { recordCspViolations } from './support/csp-violations';
 
 test.describe('signing in with JavaScript on', () => {
@@ -107,7 +114,7 @@ test.describe('signing in with JavaScript off', () => {
   test('signing out works without JavaScript too', async ({ page }) => {
     await page.goto('/sign-in');
     await signIn(page);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signOut(page);
     await expect(page).toHaveURL(/\/sign-in$/);
     await expect(page.getByText('You have been signed out.')).toBeVisible();
   });

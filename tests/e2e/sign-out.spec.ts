@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { signIn, waitForHydration } from './support/journeys';
+import { signIn, signOut, waitForHydration } from './support/journeys';
 
 test('signing out ends the session and says so in a toast that can be closed', async ({ page }) => {
   await page.goto('/sign-in');
   await signIn(page);
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOut(page);
   await expect(page).toHaveURL(/\/sign-in$/);
   const notifications = page.getByRole('region', { name: 'Notifications' });
   await expect(notifications.getByText('You have been signed out.')).toBeVisible();
@@ -22,7 +22,7 @@ test('signing out ends the session and says so in a toast that can be closed', a
 test('the toast is shown once: a reload does not bring it back', async ({ page }) => {
   await page.goto('/sign-in');
   await signIn(page);
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOut(page);
   await expect(page.getByText('You have been signed out.')).toBeVisible();
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();

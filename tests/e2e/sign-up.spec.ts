@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { enrollPhone, enterTextedCode, newPerson, signUp } from './support/accounts';
-import { expectNoAxeViolations, signIn, waitForHydration } from './support/journeys';
+import { expectNoAxeViolations, signIn, signOut, waitForHydration } from './support/journeys';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 import { firstSubmitOnFreshServer } from './support/patience';
 
@@ -66,7 +66,7 @@ test('a member signs up through the company link, enrolls a phone and answers th
 
   // The next visit is a return.
   await page.goto(`${origin}/dashboard`);
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOut(page);
   await expect(page).toHaveURL(`${origin}/sign-in`);
   await signIn(page, person);
   await expect(page).toHaveURL(`${origin}/mfa-enrollment`);

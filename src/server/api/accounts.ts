@@ -5,6 +5,9 @@ import { ApiError, type ApiClient } from './client';
 export const currentUserSchema = z.object({
   external_id: z.string(),
   full_name: z.string(),
+  /** The names full_name is made of (the reference API answers them; others may not). */
+  name: z.string().optional(),
+  last_name: z.string().optional(),
   email: z.string(),
   company: z.object({ name: z.string() }).nullable().optional(),
   request_count: z.number().int().nonnegative(),
@@ -203,8 +206,13 @@ export async function signUp(api: ApiClient, account: NewAccount): Promise<strin
   return data.data.email;
 }
 
-/** What the welcome pages ask (docs/PRODUCT.md §7.2, `PATCH /api/v1/users/current`). */
+/**
+ * What the welcome pages and the Account page's profile change (docs/PRODUCT.md §7.2,
+ * `PATCH /api/v1/users/current`).
+ */
 export interface ProfileChange {
+  readonly name?: string;
+  readonly last_name?: string;
   readonly help_topics?: readonly string[];
   readonly phone_number?: string | null;
   readonly preferred_contact_method?: 'email' | 'phone' | 'text' | null;

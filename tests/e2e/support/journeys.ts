@@ -34,3 +34,25 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
 }
+
+/**
+ * The header's member menu, by its button: a `<summary>` (the disclosure a `<details>` makes),
+ * which screen readers announce as a button but Playwright's roles do not list, so it is found
+ * by its accessible text inside the banner.
+ */
+export function memberMenuButton(page: Page) {
+  return page.getByRole('banner').locator('summary', { hasText: 'Account menu for' });
+}
+
+/** Opens the header's member menu (Account, Sign out), if it is not open already. */
+export async function openMemberMenu(page: Page): Promise<void> {
+  const menu = page.getByRole('banner').locator('details:has(> summary)');
+  if ((await menu.getAttribute('open')) === null) await memberMenuButton(page).click();
+  await expect(menu).toHaveAttribute('open', '');
+}
+
+/** Signs out as a member does: the member menu, then its Sign out button. */
+export async function signOut(page: Page): Promise<void> {
+  await openMemberMenu(page);
+  await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+}
