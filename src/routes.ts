@@ -34,6 +34,7 @@ export type RouteName =
   | 'UnlockUser'
   | 'Terms'
   | 'Dashboard'
+  | 'AccountSecurity'
   | 'Requests'
   | 'Request'
   | 'RequestCategory'
@@ -103,6 +104,7 @@ export const paths = {
   mfaEnrollment: '/mfa-enrollment',
   terms: '/terms',
   dashboard: '/dashboard',
+  accountSecurity: '/account/security',
   requests: '/requests',
   request: (requestId: string) => `/requests/${encodeURIComponent(requestId)}`,
   requestCategory: (categoryId: string) => `/requests/category/${encodeURIComponent(categoryId)}`,
@@ -130,6 +132,7 @@ export const pageRoutes = [
   { name: 'Terms', pattern: '/terms', guard: 'public' },
   // Pages with the new-request or note form: without JavaScript its file comes with the post.
   { name: 'Dashboard', pattern: '/dashboard', guard: 'auth', maxBodyBytes: uploadBodyLimitBytes },
+  { name: 'AccountSecurity', pattern: '/account/security', guard: 'auth' },
   { name: 'Requests', pattern: '/requests', guard: 'auth' },
   {
     name: 'RequestCategory',

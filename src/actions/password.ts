@@ -1,13 +1,16 @@
 import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import {
+  passwordChangeFallbackMessage,
   passwordChangedMessage,
+  passwordChangedWhileSignedInMessage,
   passwordResetFallbackMessage,
   resetLinkSentMessage,
   unsavableCharacterMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
 import {
+  changePassword as changeWithApi,
   requestPasswordReset as requestResetFromApi,
   resetPassword as resetWithApi,
 } from '../server/api/accounts';
@@ -85,5 +88,45 @@ export const resetPassword = defineAction({
       autoDismiss: true,
     });
     return { redirectTo: paths.signIn };
+  },
+});
+
+/**
+ * docs/PRODUCT.md §7.1, §11.5: a signed-in member changes the password, proving it is them with
+ * the current one. The API's refusal names its field (a wrong current password, a new one the
+ * policy refuses), shown under it; a 401 (the session ended, e.g. at the lock the wrong current
+ * passwords set) goes to SignIn, as everywhere. Success comes back to the page with a toast: this
+ * session stays, every other one has ended.
+ */
+export const changePassword = defineAction({
+  accept: 'form',
+  input: z.object({
+    current_password: formText(
+      z
+        .string()
+        .min(1, 'Enter your current password')
+        .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
+      unsavableCharacterMessage('Current password'),
+    ),
+    password: newPassword,
+  }),
+  handler: async (form, context): Promise<Navigation> => {
+    try {
+      await changeWithApi(await context.locals.api(), {
+        currentPassword: form.current_password,
+        password: form.password,
+      });
+    } catch (error) {
+      throw apiFailure(error, passwordChangeFallbackMessage, {
+        'user.current_password': 'current_password',
+        'user.password': 'password',
+      });
+    }
+    addFlash(context.cookies, {
+      message: passwordChangedWhileSignedInMessage,
+      type: 'success',
+      autoDismiss: true,
+    });
+    return { redirectTo: paths.accountSecurity };
   },
 });
