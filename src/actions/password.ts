@@ -92,7 +92,7 @@ export const resetPassword = defineAction({
 });
 
 /**
- * docs/PRODUCT.md §7.1, §11.5: a signed-in member changes the password, proving it is them with
+ * docs/PRODUCT.md §7.1, §11.2: a signed-in member changes the password, proving it is them with
  * the current one. The API's refusal names its field (a wrong current password, a new one the
  * policy refuses), shown under it; a 401 (the session ended, e.g. at the lock the wrong current
  * passwords set) goes to SignIn, as everywhere. Success comes back to the page with a toast: this

@@ -5,7 +5,7 @@ import { expectNoAxeViolations, signIn, waitForHydration } from './support/journ
 import { startPortalServer, type PortalServer } from './support/portal-server';
 
 /**
- * Changing the password while signed in (docs/PRODUCT.md §11.5): /account/security. A server of
+ * Changing the password while signed in (docs/PRODUCT.md §11.2): /account/security. A server of
  * this file's own: its sign-ups are nobody else's, and it reads the outbox.
  */
 let server: PortalServer;

@@ -20,7 +20,7 @@ const fields = [
 ] as const;
 
 /**
- * Changes the signed-in member's password (docs/PRODUCT.md §11.5): the current one, then the new
+ * Changes the signed-in member's password (docs/PRODUCT.md §11.2): the current one, then the new
  * one with the policy's hint. Works as a plain HTML form before hydration and with JavaScript off.
  * Neither password is ever shown again: the server renders both fields empty, and once hydrated
  * the form is emptied as it is sent, so a refusal asks for both again (as GOV.UK does).

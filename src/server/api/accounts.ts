@@ -123,7 +123,7 @@ export async function resetPassword(
 }
 
 /**
- * docs/PRODUCT.md §7.1, §11.5: changes the signed-in member's password, proved with the current
+ * docs/PRODUCT.md §7.1, §11.2: changes the signed-in member's password, proved with the current
  * one; answers the current user. The API ends the member's other sessions, not this one.
  */
 export async function changePassword(
