@@ -71,6 +71,7 @@ test('a member changes the password: a toast, an email, the new password signs i
   await other.goto(`${origin}/sign-in`);
   await signIn(other, person);
   await expect(other).toHaveURL(/\/(dashboard|welcome\/about-us)$/);
+  await other.goto(`${origin}/account/security`);
 
   await waitForHydration(page);
   const newPassword = 'a freshly chosen passphrase';
@@ -82,7 +83,11 @@ test('a member changes the password: a toast, an email, the new password signs i
   await expect(page.getByLabel('Current password')).toHaveValue('');
   await expect(page.getByLabel('New password')).toHaveValue('');
 
-  // The other browser's next page is the sign-in page.
+  // The other browser's next page is the sign-in page: a form it sends too (the API's 401).
+  await expect(other.getByRole('heading', { level: 1 })).toHaveText('Sign-in and security');
+  await waitForHydration(other);
+  await changePassword(other, newPassword, 'a passphrase from elsewhere');
+  await expect(other).toHaveURL(`${origin}/sign-in`);
   await other.goto(`${origin}/dashboard`);
   await expect(other).toHaveURL(`${origin}/sign-in`);
   await elsewhere.close();

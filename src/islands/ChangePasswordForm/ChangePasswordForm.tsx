@@ -29,6 +29,7 @@ export default function ChangePasswordForm({ xsrfToken }: ChangePasswordFormProp
   const form = useFormAction(actions.account.changePassword, {
     fallbackMessage: passwordChangeFallbackMessage,
     fields,
+    sessionRequired: true,
   });
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     form.onSubmit(event);
