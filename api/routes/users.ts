@@ -44,12 +44,6 @@ const passwordChangeBody = z.object({
   }),
 });
 
-/** The refusals of PATCH /users that are not the policy's own sentences. */
-export const PasswordChangeMessage = {
-  wrongCurrentPassword: 'Your current password is not right.',
-  samePassword: 'Choose a password different from your current one.',
-} as const;
-
 const profileBody = z.object({
   user: z.object({
     help_topics: z
@@ -105,11 +99,11 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
             return errorResponse(
               c,
               422,
-              PasswordChangeMessage.wrongCurrentPassword,
+              ErrorMessage.wrongCurrentPassword,
               'user.current_password',
             );
           case 'same_password':
-            return errorResponse(c, 422, PasswordChangeMessage.samePassword, 'user.password');
+            return errorResponse(c, 422, ErrorMessage.samePassword, 'user.password');
           case 'password_policy':
             return errorResponse(
               c,
