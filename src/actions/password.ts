@@ -14,6 +14,7 @@ import {
   requestPasswordReset as requestResetFromApi,
   resetPassword as resetWithApi,
 } from '../server/api/accounts';
+import { ApiError } from '../server/api/client';
 import { addFlash } from '../server/session/flash';
 import type { Navigation } from '../server/forms/navigation';
 import { apiFailure } from './api-failure';
@@ -117,6 +118,12 @@ export const changePassword = defineAction({
         password: form.password,
       });
     } catch (error) {
+      // The session ended (on another device, or at the lock the wrong current passwords set):
+      // back to this page, whose own call of the API meets the same 401 and sends the member to
+      // SignIn (or the MFA step) with this page remembered, island call or native post alike.
+      if (error instanceof ApiError && error.isUnauthorized) {
+        return { redirectTo: paths.accountSecurity };
+      }
       throw apiFailure(error, passwordChangeFallbackMessage, {
         'user.current_password': 'current_password',
         'user.password': 'password',

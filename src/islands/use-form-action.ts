@@ -19,21 +19,7 @@ export interface FormField {
  */
 export function useFormAction<Output>(
   action: (formData: FormData) => Promise<SafeResult<Record<string, unknown>, Output>>,
-  {
-    fallbackMessage,
-    fields,
-    sessionRequired = false,
-  }: {
-    fallbackMessage: string;
-    fields: readonly FormField[];
-    /**
-     * The form is a signed-in member's: a 401 means the session has ended (the server has
-     * cleared it), so the page is loaded again and its guard sends the member to SignIn (or the
-     * MFA step), as a native post is sent (docs/PRODUCT.md §8). Off for the forms before sign-in,
-     * whose 401 is a wrong password.
-     */
-    sessionRequired?: boolean;
-  },
+  { fallbackMessage, fields }: { fallbackMessage: string; fields: readonly FormField[] },
 ) {
   const [state, submit, pending] = useActionState(startingEmpty(withState(action)), null);
 
@@ -42,11 +28,6 @@ export function useFormAction<Output>(
   useEffect(() => {
     if (redirectTo) window.location.assign(redirectTo);
   }, [redirectTo]);
-
-  const sessionEnded = sessionRequired && state?.error?.code === 'UNAUTHORIZED';
-  useEffect(() => {
-    if (sessionEnded) window.location.reload();
-  }, [sessionEnded, state]);
 
   const failure = formFailure(state, fallbackMessage);
   const fieldErrors = state?.error && isInputError(state.error) ? state.error.fields : {};
@@ -75,7 +56,7 @@ export function useFormAction<Output>(
     /** The last answer, when the action succeeded without moving on. */
     data,
     /** Busy while the action runs, and while the browser follows its `redirectTo`. */
-    pending: pending || Boolean(redirectTo) || sessionEnded,
+    pending: pending || Boolean(redirectTo),
     fieldError,
     summary,
   };

@@ -29,7 +29,6 @@ export default function ChangePasswordForm({ xsrfToken }: ChangePasswordFormProp
   const form = useFormAction(actions.account.changePassword, {
     fallbackMessage: passwordChangeFallbackMessage,
     fields,
-    sessionRequired: true,
   });
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     form.onSubmit(event);
