@@ -48,6 +48,7 @@ const lighthousePages = [
   ['SignUp', 'signed out, no companySlug'],
   ['MfaEnrollment', 'MFA enrollment required'],
   ['Dashboard', 'member'],
+  ['AccountSecurity', 'member'],
   ['Requests', 'member'],
   ['Request', 'member'],
 ];

@@ -35,6 +35,7 @@ export type RouteName =
   | 'Terms'
   | 'Dashboard'
   | 'Account'
+  | 'AccountSecurity'
   | 'Requests'
   | 'Request'
   | 'RequestCategory'
@@ -105,6 +106,7 @@ export const paths = {
   terms: '/terms',
   dashboard: '/dashboard',
   account: '/account',
+  accountSecurity: '/account/security',
   requests: '/requests',
   request: (requestId: string) => `/requests/${encodeURIComponent(requestId)}`,
   requestCategory: (categoryId: string) => `/requests/category/${encodeURIComponent(categoryId)}`,
@@ -132,6 +134,7 @@ export const pageRoutes = [
   { name: 'Terms', pattern: '/terms', guard: 'public' },
   // Pages with the new-request or note form: without JavaScript its file comes with the post.
   { name: 'Dashboard', pattern: '/dashboard', guard: 'auth', maxBodyBytes: uploadBodyLimitBytes },
+  { name: 'AccountSecurity', pattern: '/account/security', guard: 'auth' },
   { name: 'Requests', pattern: '/requests', guard: 'auth' },
   {
     name: 'RequestCategory',

@@ -18,6 +18,8 @@ export const ErrorMessage = {
   invalidResetToken:
     'This password reset link is invalid or has expired. Please request a new one.',
   passwordConfirmationMismatch: 'Password confirmation does not match the password.',
+  wrongCurrentPassword: 'Your current password is not right.',
+  samePassword: 'Choose a password different from your current one.',
   invalidUnlockToken: 'This unlock link is invalid or has expired. You can request a new one.',
   emailTaken: 'An account with this email address already exists.',
   unknownCompany: 'We do not know that company. Check the link you were given.',

@@ -3,6 +3,7 @@ import {
   codesPausedEmail,
   escapeHtml,
   passwordChangedEmail,
+  passwordChangedWhileSignedInEmail,
   passwordResetEmail,
   resetPasswordLink,
   unlockEmail,
@@ -51,6 +52,7 @@ describe('account emails', () => {
     for (const email of [
       passwordResetEmail(link),
       passwordChangedEmail(ORIGIN),
+      passwordChangedWhileSignedInEmail(ORIGIN),
       unlockEmail(unlockLink(ORIGIN, TOKEN)),
       codesPausedEmail(unlockLink(ORIGIN, TOKEN), ORIGIN),
     ]) {
@@ -66,6 +68,16 @@ describe('account emails', () => {
 
     expect(email.subject).toBe('Your Member Concierge password was changed');
     expect(email.text).toContain(`${ORIGIN}/forgot-password`);
+  });
+
+  it('say, after a change made while signed in, that only the other devices were signed out and what a reset does', () => {
+    const email = passwordChangedWhileSignedInEmail(ORIGIN);
+
+    expect(email.subject).toBe('Your Member Concierge password was changed');
+    expect(email.text).toContain('Every other device that was signed in has been signed out.');
+    expect(email.text).toContain('reset your password at once: that signs out every device');
+    expect(email.text).toContain(`${ORIGIN}/forgot-password`);
+    expect(email.html).toContain(`href="${ORIGIN}/forgot-password"`);
   });
 });
 

@@ -104,6 +104,23 @@ export function passwordChangedEmail(publicOrigin: string): EmailContent {
   });
 }
 
+/**
+ * After a change made while signed in (PATCH /users): unlike a reset, the device that changed it
+ * stays signed in, so the email says what ends everyone's access if that device was not the
+ * member's.
+ */
+export function passwordChangedWhileSignedInEmail(publicOrigin: string): EmailContent {
+  return compose(`Your ${PRODUCT_NAME} password was changed`, {
+    greeting: GREETING,
+    before: [
+      `The password of your ${PRODUCT_NAME} account was just changed by someone signed in to it. Every other device that was signed in has been signed out.`,
+      'If you did not change it, reset your password at once: that signs out every device, the one that changed it too.',
+    ],
+    link: { href: siteLink(publicOrigin, 'forgot-password'), label: 'Reset my password' },
+    after: [],
+  });
+}
+
 export function unlockEmail(link: string): EmailContent {
   return compose(`Your ${PRODUCT_NAME} account was locked`, {
     greeting: GREETING,

@@ -67,6 +67,22 @@ export const UNLOCK_REQUEST_PER_IP: RateLimitRule = {
 };
 
 /**
+ * Password changes while signed in (PATCH /users), per member and per address: each checks the
+ * current password, which the lockout also counts; this bounds the argon2 work a session can ask
+ * for, and a script trying new passwords against the policy.
+ */
+export const PASSWORD_CHANGE_PER_USER: RateLimitRule = {
+  name: 'password_change:user',
+  limit: 10,
+  windowMs: HOUR,
+};
+export const PASSWORD_CHANGE_PER_IP: RateLimitRule = {
+  name: 'password_change:ip',
+  limit: 30,
+  windowMs: HOUR,
+};
+
+/**
  * New requests and notes, per member: far above what a person writes, low enough that a script
  * cannot fill the concierge's queue.
  */

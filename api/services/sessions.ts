@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { companies, sessions, users, type Session, type User } from '../db/schema.ts';
 import { HOUR, MINUTE } from './clock.ts';
@@ -122,4 +122,22 @@ export async function revokeAllSessions(
     .update(sessions)
     .set({ revokedAt: now })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+/**
+ * Ends every live session of a user but one: after a password change, the device that changed it
+ * stays signed in and every other one starts over with the new password.
+ */
+export async function revokeOtherSessions(
+  database: Database,
+  userId: number,
+  keptSessionId: Session['id'],
+  now: Date,
+): Promise<void> {
+  await database
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(
+      and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keptSessionId)),
+    );
 }

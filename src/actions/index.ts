@@ -1,6 +1,6 @@
 import { signIn, signOut, signUp } from './auth';
 import { enroll, requestCode, skip, verify } from './mfa';
-import { requestPasswordReset, resetPassword } from './password';
+import { changePassword, requestPasswordReset, resetPassword } from './password';
 import { saveContact, saveInterests, saveProfile } from './profile';
 import { addNote, cancel, create } from './requests';
 import { requestUnlockLink, unlockAccount } from './unlock';
@@ -8,6 +8,7 @@ import { createDirectUpload } from './uploads';
 
 /** The backend-for-frontend: every action validates its input, then calls the API. */
 export const server = {
+  account: { changePassword },
   auth: {
     signIn,
     signOut,

@@ -1,16 +1,20 @@
 import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import {
+  passwordChangeFallbackMessage,
   passwordChangedMessage,
+  passwordChangedWhileSignedInMessage,
   passwordResetFallbackMessage,
   resetLinkSentMessage,
   unsavableCharacterMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
 import {
+  changePassword as changeWithApi,
   requestPasswordReset as requestResetFromApi,
   resetPassword as resetWithApi,
 } from '../server/api/accounts';
+import { ApiError } from '../server/api/client';
 import { addFlash } from '../server/session/flash';
 import type { Navigation } from '../server/forms/navigation';
 import { apiFailure } from './api-failure';
@@ -85,5 +89,51 @@ export const resetPassword = defineAction({
       autoDismiss: true,
     });
     return { redirectTo: paths.signIn };
+  },
+});
+
+/**
+ * docs/PRODUCT.md §7.1, §11.2: a signed-in member changes the password, proving it is them with
+ * the current one. The API's refusal names its field (a wrong current password, a new one the
+ * policy refuses), shown under it; a 401 (the session ended, e.g. at the lock the wrong current
+ * passwords set) goes to SignIn, as everywhere. Success comes back to the page with a toast: this
+ * session stays, every other one has ended.
+ */
+export const changePassword = defineAction({
+  accept: 'form',
+  input: z.object({
+    current_password: formText(
+      z
+        .string()
+        .min(1, 'Enter your current password')
+        .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
+      unsavableCharacterMessage('Current password'),
+    ),
+    password: newPassword,
+  }),
+  handler: async (form, context): Promise<Navigation> => {
+    try {
+      await changeWithApi(await context.locals.api(), {
+        currentPassword: form.current_password,
+        password: form.password,
+      });
+    } catch (error) {
+      // The session ended (on another device, or at the lock the wrong current passwords set):
+      // back to this page, whose own call of the API meets the same 401 and sends the member to
+      // SignIn (or the MFA step) with this page remembered, island call or native post alike.
+      if (error instanceof ApiError && error.isUnauthorized) {
+        return { redirectTo: paths.accountSecurity };
+      }
+      throw apiFailure(error, passwordChangeFallbackMessage, {
+        'user.current_password': 'current_password',
+        'user.password': 'password',
+      });
+    }
+    addFlash(context.cookies, {
+      message: passwordChangedWhileSignedInMessage,
+      type: 'success',
+      autoDismiss: true,
+    });
+    return { redirectTo: paths.accountSecurity };
   },
 });

@@ -7,6 +7,9 @@ export const resetLinkSentMessage =
   'If that email address has an account, we have emailed a link to reset its password.';
 export const passwordChangedMessage =
   'Your password has been changed. Sign in with your new password.';
+export const passwordChangeFallbackMessage =
+  'Unable to change your password at this time. Please try again later.';
+export const passwordChangedWhileSignedInMessage = 'Your password has been changed.';
 export const unlockFallbackMessage =
   'Unable to unlock your account at this time. Please try again later.';
 export const accountUnlockedMessage = 'Your account has been unlocked. You can now sign in.';

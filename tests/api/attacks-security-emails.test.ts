@@ -42,7 +42,7 @@ async function latestToken(email: string, path: 'reset-password' | 'unlock'): Pr
 }
 
 describe('the security emails', () => {
-  it('put nothing of a first name that reads as a sentence in the reset, lockout, unlock, codes-paused and password-changed emails, and greet with "Hello,"', async () => {
+  it('put nothing of a first name that reads as a sentence in the reset, lockout, unlock, codes-paused and password-changed emails (after a reset and after a change), and greet with "Hello,"', async () => {
     const email = uniqueEmail();
     const account = { email, password: TEST_PASSWORD };
     const signUp = await api.signUp({
@@ -80,6 +80,13 @@ describe('the security emails', () => {
       password_confirmation: NEW_PASSWORD,
     });
     expect(reset.status).toBe(200);
+    // The change made while signed in has an email of its own (without the phone, no code step).
+    await api.db.update(users).set({ mfaPhone: null }).where(eq(users.email, email));
+    const changed = await api.call('PATCH', '/api/v1/users', {
+      token: await api.signInToken({ email, password: NEW_PASSWORD }),
+      body: { user: { current_password: NEW_PASSWORD, password: `${NEW_PASSWORD}, changed` } },
+    });
+    expect(changed.status).toBe(200);
 
     const emails = await api.mailTo(email);
     for (const message of emails) {
@@ -96,6 +103,7 @@ describe('the security emails', () => {
       'Your Member Concierge account was locked',
       'Sign-in codes for your Member Concierge account are paused',
       'Sign-in codes for your Member Concierge account are paused',
+      'Your Member Concierge password was changed',
       'Your Member Concierge password was changed',
     ]);
   });

@@ -392,6 +392,28 @@ const actions: Record<string, ActionUnderAttack> = {
       written: () => Promise.resolve(undefined),
     }),
   },
+  // The demo member's password is changed away and back: first with the member's own token (the
+  // other sessions of the member end, this one stays), then the attacked call changes it back, so
+  // the next test and file sign in with it as before.
+  'account.changePassword': {
+    victim: 'member',
+    prepare: async ({ victim }) => {
+      const interim = 'an interim passphrase for this test';
+      const changed = await victim.postForm('/account/security?_action=account.changePassword', {
+        current_password: member.password,
+        password: interim,
+      });
+      expect(changed.headers.get('location'), 'the member changes the password').toBe(
+        '/account/security',
+      );
+      return {
+        page: '/account/security',
+        fields: { current_password: interim, password: member.password },
+        // Each change emails the member; the outbox is what it writes that the site shows.
+        written: async () => (await outboxMessages(portal.baseURL, member.email)).length,
+      };
+    },
+  },
   // Last: it ends the session the member's other actions use.
   'auth.signOut': {
     victim: 'member',

@@ -125,6 +125,21 @@ export async function resetPassword(
   });
 }
 
+/**
+ * docs/PRODUCT.md §7.1, §11.2: changes the signed-in member's password, proved with the current
+ * one; answers the current user. The API ends the member's other sessions, not this one.
+ */
+export async function changePassword(
+  api: ApiClient,
+  change: { currentPassword: string; password: string },
+): Promise<CurrentUser> {
+  const { data } = await api.request('PATCH', '/api/v1/users', {
+    body: { user: { current_password: change.currentPassword, password: change.password } },
+    schema: currentUserSchema,
+  });
+  return data;
+}
+
 /** docs/PRODUCT.md §7.1: unlocks the account with the token from the emailed link. */
 export async function unlockAccount(api: ApiClient, token: string): Promise<void> {
   const query = new URLSearchParams({ unlock_token: token });
