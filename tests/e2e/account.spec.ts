@@ -59,6 +59,15 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(`${origin}/account`);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account');
       await expect(page).toHaveTitle(/Your account/);
+      const sections = page.getByRole('navigation', { name: 'Your account' });
+      await expect(sections.getByRole('link', { name: 'Profile' })).toHaveAttribute(
+        'aria-current',
+        'page',
+      );
+      await expect(sections.getByRole('link', { name: 'Sign-in and security' })).toHaveAttribute(
+        'href',
+        '/account/security',
+      );
       if (javaScriptEnabled) await waitForHydration(page);
       await expect(page.getByLabel('First name')).toHaveValue(person.firstName);
       await expect(page.getByLabel('Last name')).toHaveValue(person.lastName);

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { newPerson, signUp } from './support/accounts';
 import { emailCount, newestEmail } from './support/inbox';
-import { expectNoAxeViolations, signIn, waitForHydration } from './support/journeys';
+import { expectNoAxeViolations, signIn, signOut, waitForHydration } from './support/journeys';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 
 /**
@@ -41,8 +41,9 @@ async function changePassword(page: Page, current: string, next: string) {
   await page.getByRole('button', { name: 'Change password' }).click();
 }
 
-async function signOut(page: Page) {
-  await page.getByRole('button', { name: 'Sign out' }).click();
+/** Signs out through the member menu, and lands on SignIn. */
+async function signOutToSignIn(page: Page) {
+  await signOut(page);
   await expect(page).toHaveURL(`${origin}/sign-in`);
 }
 
@@ -53,9 +54,11 @@ test('a member changes the password: a toast, an email, the new password signs i
   const person = await newMemberOnSecurityPage(page, 'Morgan');
   await expect(page).toHaveTitle(/Sign-in and security/);
   await expect(page.getByRole('heading', { level: 2 })).toHaveText('Change your password');
-  await expect(page.getByRole('link', { name: 'Your account' })).toHaveAttribute(
-    'href',
-    '/account',
+  const sections = page.getByRole('navigation', { name: 'Your account' });
+  await expect(sections.getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/account');
+  await expect(sections.getByRole('link', { name: 'Sign-in and security' })).toHaveAttribute(
+    'aria-current',
+    'page',
   );
   await expect(page.getByLabel('Current password')).toHaveAttribute(
     'autocomplete',
@@ -102,7 +105,7 @@ test('a member changes the password: a toast, an email, the new password signs i
   // This browser is still signed in; out and in again, the old password fails, the new one works.
   await page.goto(`${origin}/dashboard`);
   await expect(page).toHaveURL(`${origin}/dashboard`);
-  await signOut(page);
+  await signOutToSignIn(page);
   await signIn(page, person);
   await expect(page.getByRole('alert').first()).toContainText('Invalid email or password.');
   await signIn(page, { email: person.email, password: newPassword });
@@ -177,7 +180,7 @@ test.describe('with JavaScript off', () => {
     await expect(page).toHaveURL(`${origin}/account/security`);
     await expect(page.getByText('Your password has been changed.')).toBeVisible();
 
-    await signOut(page);
+    await signOutToSignIn(page);
     await signIn(page, { email: person.email, password: newPassword });
     await expect(page).toHaveURL(`${origin}/dashboard`);
   });
