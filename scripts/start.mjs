@@ -223,10 +223,6 @@ const server = createServer((request, response) => {
     });
   });
 });
-// An idle connection is closed by the client or the proxy in front, never first by this server:
-// closing it as the other side sends its next request on it fails that request ("other side
-// closed", a 502 behind a proxy). Proxies keep idle connections for up to 60 s, clients for less.
-server.keepAliveTimeout = 65_000;
 await new Promise((resolve) => server.listen(settings.port, settings.host, () => resolve()));
 
 /**
