@@ -39,6 +39,22 @@ async function expectIslandsHydrated(page: Page): Promise<void> {
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0, firstCompile);
 }
 
+/**
+ * Resolves once Vite's client in `page` has said it is connected: from then on a saved file
+ * reloads the page. Listening starts before the page is opened, so the message cannot be missed.
+ */
+function viteClientConnected(page: Page, baseURL: string): Promise<void> {
+  const address = baseURL.replace('http:', 'ws:');
+  return new Promise((resolve) => {
+    page.on('websocket', (socket) => {
+      if (!socket.url().startsWith(address)) return;
+      socket.on('framereceived', ({ payload }) => {
+        if (String(payload).includes('"connected"')) resolve();
+      });
+    });
+  });
+}
+
 async function signInAsMember(page: Page): Promise<void> {
   await page.goto('/sign-in');
   await expectIslandsHydrated(page);
@@ -99,8 +115,11 @@ test('an editor’s save reloads the welcome page; a mistake is told in the term
   const original = readFileSync(file, 'utf8');
   const heading = page.getByRole('heading', { level: 1 });
   await signInAsMember(page);
+  const connected = viteClientConnected(page, devServer.baseURL);
   await page.goto('/welcome/about-us');
   await expect(heading).toHaveText(/^title: (.*)$/m.exec(original)?.[1] ?? '', firstCompile);
+  // Saved before Vite's client had connected, the change would reach no page.
+  await expect(connected).resolves.toBeUndefined();
 
   writeFileSync(file, original.replace(/^title: .*$/m, 'title: Make yourself at home'));
   await expect(heading).toHaveText('Make yourself at home', firstCompile);
