@@ -68,6 +68,11 @@ export const users = pgTable(
      * it never lifts by itself: only someone who reads the account's email can lift it.
      */
     mfaCodesPausedAt: timestampWithZone('mfa_codes_paused_at'),
+    /**
+     * When the member proved they read `email` (a verification link, or a password reset, which
+     * is sent there too); null while the address is unproven (docs/PRODUCT.md §11.2).
+     */
+    emailVerifiedAt: timestampWithZone('email_verified_at'),
     createdAt: timestampWithZone('created_at').notNull().defaultNow(),
     updatedAt: timestampWithZone('updated_at').notNull().defaultNow(),
   },
@@ -103,6 +108,16 @@ export const sessions = pgTable(
      */
     mfaTokenHash: text('mfa_token_hash').unique(),
     revokedAt: timestampWithZone('revoked_at'),
+    /**
+     * The `User-Agent` the session was started with (at most 512 characters), shown on Devices
+     * as a browser and system; null when none was sent.
+     */
+    userAgent: text('user_agent'),
+    /**
+     * The network the session was started from, never the full address: an IPv4 /24
+     * (`203.0.113.0/24`) or an IPv6 /48; null when unknown.
+     */
+    network: text('network'),
   },
   (table) => [index('sessions_user_id_index').on(table.userId)],
 );
@@ -122,7 +137,12 @@ export const rateLimitBuckets = pgTable(
 );
 
 /** What a one-time account token (sent by email) lets its holder do. */
-export const ACCOUNT_TOKEN_PURPOSES = ['reset_password', 'unlock'] as const;
+export const ACCOUNT_TOKEN_PURPOSES = [
+  'reset_password',
+  'unlock',
+  'verify_email',
+  'change_email',
+] as const;
 export type AccountTokenPurpose = (typeof ACCOUNT_TOKEN_PURPOSES)[number];
 
 /**
@@ -143,9 +163,22 @@ export const accountTokens = pgTable(
     expiresAt: timestampWithZone('expires_at').notNull(),
     /** When the token was spent (or voided by a later change); null while it can still be used. */
     usedAt: timestampWithZone('used_at'),
+    /**
+     * The address the token was mailed to and proves, for `verify_email` and `change_email`
+     * (the new address); null for the other purposes. A link proves only the address it was
+     * sent to, even if the account's address changed since.
+     */
+    email: text('email'),
   },
   (table) => [
-    check('account_tokens_purpose', sql`${table.purpose} in ('reset_password', 'unlock')`),
+    check(
+      'account_tokens_purpose',
+      sql`${table.purpose} in ('reset_password', 'unlock', 'verify_email', 'change_email')`,
+    ),
+    check(
+      'account_tokens_email',
+      sql`(${table.purpose} in ('verify_email', 'change_email')) = (${table.email} is not null)`,
+    ),
     index('account_tokens_user_id_purpose_index').on(table.userId, table.purpose),
   ],
 );
@@ -229,6 +262,55 @@ export const outboxMessages = pgTable(
       .on(table.nextAttemptAt)
       .where(sql`${table.nextAttemptAt} is not null`),
     index('outbox_messages_created_at_index').on(table.createdAt),
+  ],
+);
+
+/** What the Activity page lists (docs/PRODUCT.md §11.2); api/services/security-events.ts. */
+export const SECURITY_EVENT_KINDS = [
+  'signed_in',
+  'sign_in_failed',
+  'locked',
+  'unlocked',
+  'password_changed',
+  'password_reset',
+  'email_verified',
+  'email_change_requested',
+  'email_changed',
+  'two_step_enabled',
+  'two_step_phone_changed',
+  'two_step_disabled',
+  'two_step_codes_paused',
+  'session_ended',
+  'other_sessions_ended',
+  'signed_out',
+] as const;
+export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
+
+/**
+ * The account's security events, newest first on the Activity page; kept 90 days, then removed
+ * by the sweeper. Where and with what they happened is kept as coarsely as Devices shows it.
+ */
+export const securityEvents = pgTable(
+  'security_events',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: SECURITY_EVENT_KINDS }).notNull(),
+    occurredAt: timestampWithZone('occurred_at').notNull().defaultNow(),
+    /** As sessions.network: an IPv4 /24 or IPv6 /48, never the full address. */
+    network: text('network'),
+    /** As sessions.user_agent, at most 512 characters. */
+    userAgent: text('user_agent'),
+  },
+  (table) => [
+    index('security_events_user_id_occurred_at_index').on(
+      table.userId,
+      table.occurredAt.desc(),
+      table.id.desc(),
+    ),
+    index('security_events_occurred_at_index').on(table.occurredAt),
   ],
 );
 
@@ -396,3 +478,4 @@ export type RequestCategory = typeof requestCategories.$inferSelect;
 export type MemberRequest = typeof requests.$inferSelect;
 export type RequestUpdate = typeof requestUpdates.$inferSelect;
 export type Blob = typeof blobs.$inferSelect;
+export type SecurityEvent = typeof securityEvents.$inferSelect;

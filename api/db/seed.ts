@@ -169,7 +169,12 @@ export async function seedDemoData(
 
     for (const demoUser of DEMO_USERS) {
       const [existing] = await transaction
-        .select({ id: users.id, passwordHash: users.passwordHash, mfaPhone: users.mfaPhone })
+        .select({
+          id: users.id,
+          passwordHash: users.passwordHash,
+          mfaPhone: users.mfaPhone,
+          emailVerifiedAt: users.emailVerifiedAt,
+        })
         .from(users)
         .where(eq(users.email, demoUser.email))
         .limit(1);
@@ -182,6 +187,8 @@ export async function seedDemoData(
           companyId: companyIds.get(demoUser.companyName) ?? null,
           mfaPhone: demoUser.mfaPhone,
           mfaDeclinedAt: demoUser.offerDeclined ? now : null,
+          // The demo addresses are nobody's mailbox: they start proven (docs/PRODUCT.md §11.2).
+          emailVerifiedAt: now,
           createdAt: now,
           updatedAt: now,
         });
@@ -197,6 +204,12 @@ export async function seedDemoData(
         await transaction
           .update(users)
           .set({ mfaPhone: demoUser.mfaPhone, pendingMfaPhone: null, updatedAt: now })
+          .where(eq(users.id, existing.id));
+      }
+      if (!existing.emailVerifiedAt) {
+        await transaction
+          .update(users)
+          .set({ emailVerifiedAt: now, updatedAt: now })
           .where(eq(users.id, existing.id));
       }
     }

@@ -4,7 +4,9 @@ import {
   clientAddress,
   clientAddressFrom,
   isFromTrustedProxy,
+  networkOf,
   rateLimitKey,
+  requestOrigin,
 } from './client-address.ts';
 import { TrustedProxies } from './trusted-proxies.ts';
 
@@ -154,6 +156,41 @@ describe('clientAddress', () => {
   it('knows no address when there is neither a socket nor a forwarded one', async () => {
     expect(await addressSeenBy(TrustedProxies.thisProcess, 'evil, not-an-ip')).toBe('unknown');
     expect(await addressSeenBy(TrustedProxies.thisProcess)).toBe('unknown');
+  });
+});
+
+describe('networkOf', () => {
+  it('keeps an IPv4 address to its /24', () => {
+    expect(networkOf('198.51.100.7')).toBe('198.51.100.0/24');
+    expect(networkOf('::ffff:198.51.100.7')).toBe('198.51.100.0/24');
+  });
+
+  it('keeps an IPv6 address to its /48', () => {
+    expect(networkOf('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1::/48');
+    expect(networkOf('2001:DB8::1')).toBe('2001:db8:0::/48');
+  });
+
+  it('knows no network for what is not an address', () => {
+    expect(networkOf('unknown')).toBeNull();
+  });
+});
+
+describe('requestOrigin', () => {
+  const originSeenBy = async (headers: Record<string, string>) => {
+    const app = new Hono().get('/', (c) => c.json(requestOrigin(c, TrustedProxies.thisProcess)));
+    return (await app.request('/', { headers })).json();
+  };
+
+  it('is the network and the browser the web server passed on', async () => {
+    expect(
+      await originSeenBy({ 'X-Forwarded-For': '198.51.100.7', 'User-Agent': 'Firefox/140.0' }),
+    ).toEqual({ network: '198.51.100.0/24', userAgent: 'Firefox/140.0' });
+  });
+
+  it('cuts a long User-Agent to 512 characters and knows none when it is blank', async () => {
+    const long = (await originSeenBy({ 'User-Agent': 'x'.repeat(600) })) as { userAgent: string };
+    expect(long.userAgent).toHaveLength(512);
+    expect(await originSeenBy({ 'User-Agent': '   ' })).toEqual({ network: null, userAgent: null });
   });
 });
 

@@ -48,6 +48,18 @@ export function rateLimitKey(address: string): string {
   return `${expandIpv6(address).slice(0, 4).join(':')}::/64`;
 }
 
+/**
+ * The network an address belongs to, as coarse as Devices and Activity may show it: an IPv4 /24
+ * (`203.0.113.0/24`) or an IPv6 /48 (`2001:db8:1::/48`), never the address itself.
+ */
+export function networkOf(address: string): string | null {
+  const kind = isIP(address);
+  if (kind === 0) return null;
+  const ipv4 = kind === 4 ? address : /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address)?.[1];
+  if (ipv4) return `${ipv4.split('.').slice(0, 3).join('.')}.0/24`;
+  return `${expandIpv6(address).slice(0, 3).join(':')}::/48`;
+}
+
 /** The eight 16-bit groups of an IPv6 address, lower-case without leading zeros. */
 function expandIpv6(address: string): string[] {
   const withoutZone = address.split('%')[0] ?? address;
@@ -89,4 +101,27 @@ function socketAddress(c: Context): string | undefined {
     // Called in-process (app.fetch or app.request) there is no socket to ask.
     return undefined;
   }
+}
+
+/** The longest `User-Agent` kept with a session or an event; longer ones are cut. */
+export const USER_AGENT_KEPT_LENGTH = 512;
+
+/**
+ * Where a request came from, as the account keeps it (sessions, security events): the client's
+ * network ({@link networkOf}) and its `User-Agent` (which the web server passes on as it is).
+ */
+export interface RequestOrigin {
+  network: string | null;
+  userAgent: string | null;
+}
+
+/** {@link RequestOrigin} of a request the API received. */
+export function requestOrigin(c: Context, trustedProxies: TrustedProxies): RequestOrigin {
+  const address = clientAddressFrom(
+    socketAddress(c),
+    c.req.header('x-forwarded-for'),
+    trustedProxies,
+  );
+  const userAgent = c.req.header('user-agent')?.trim().slice(0, USER_AGENT_KEPT_LENGTH);
+  return { network: address ? networkOf(address) : null, userAgent: userAgent || null };
 }

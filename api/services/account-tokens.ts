@@ -19,6 +19,8 @@ export const RESET_TOKEN_LIFETIME_MS = 2 * HOUR;
  * lifts after an hour, after which the link only clears the failure counter.
  */
 export const UNLOCK_TOKEN_LIFETIME_MS = 24 * HOUR;
+/** A link that proves an address (at sign-up, or the new one of a change) works for 24 hours. */
+export const EMAIL_TOKEN_LIFETIME_MS = 24 * HOUR;
 
 /**
  * No request that may email a token (a reset or a new unlock link) answers sooner than this:
@@ -30,6 +32,8 @@ export const TOKEN_REQUEST_MINIMUM_DURATION_MS = 100;
 export const TOKEN_LIFETIME_MS: Record<AccountTokenPurpose, number> = {
   reset_password: RESET_TOKEN_LIFETIME_MS,
   unlock: UNLOCK_TOKEN_LIFETIME_MS,
+  verify_email: EMAIL_TOKEN_LIFETIME_MS,
+  change_email: EMAIL_TOKEN_LIFETIME_MS,
 };
 
 export function tokenExpiry(purpose: AccountTokenPurpose, issuedAt: Date): Date {
@@ -47,13 +51,15 @@ export function isTokenUsable(
 /**
  * Issues a new token of `purpose` for a user and returns it (to put in a link, once). Any older
  * token of that purpose is deleted, so only the newest link works. Run it in the transaction of
- * the email that carries the link.
+ * the email that carries the link. `email` is the address the link is mailed to and proves, for
+ * `verify_email` and `change_email` only.
  */
 export async function issueAccountToken(
   transaction: Database,
   userId: number,
   purpose: AccountTokenPurpose,
   now: Date,
+  email: string | null = null,
 ): Promise<string> {
   await transaction
     .delete(accountTokens)
@@ -65,6 +71,7 @@ export async function issueAccountToken(
     tokenHash: hashToken(token),
     createdAt: now,
     expiresAt: tokenExpiry(purpose, now),
+    email,
   });
   return token;
 }

@@ -18,10 +18,11 @@ const client = (transport: ApiTransport, credentials = {}) =>
     baseUrl: 'http://api.test',
     credentials,
     clientAddress: '203.0.113.9',
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0.0.0',
   });
 
 describe('the API client', () => {
-  it('sends JSON with the session headers and the visitor address', async () => {
+  it('sends JSON with the session headers and the visitor address and browser', async () => {
     const { requests, transport } = recordingTransport(() => Response.json({ ok: true }));
     await client(transport, { token: 'tok', mfaToken: 'mfa' }).request('POST', '/api/v1/x', {
       body: { a: 1 },
@@ -32,6 +33,9 @@ describe('the API client', () => {
     expect(sent?.headers.get('mfa-token')).toBe('mfa');
     expect(sent?.headers.get('content-type')).toBe('application/json');
     expect(sent?.headers.get('x-forwarded-for')).toBe('203.0.113.9');
+    expect(sent?.headers.get('user-agent')).toBe(
+      'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0.0.0',
+    );
     expect(await sent?.json()).toEqual({ a: 1 });
   });
 

@@ -72,13 +72,14 @@ interface RequestOptions<T> {
 /**
  * The web tier's only way to the API (docs/PRODUCT.md §10): JSON in and out, the
  * session's authorization and mfa-token headers attached when present, and the
- * visitor's address passed on for the API's rate limits.
+ * visitor's address (for the API's rate limits) and browser passed on.
  */
 export class ApiClient {
   readonly #transport: ApiTransport;
   readonly #baseUrl: string;
   readonly #credentials: ApiCredentials;
   readonly #clientAddress: string | undefined;
+  readonly #userAgent: string | undefined;
   readonly #timeoutMs: number;
 
   constructor(options: {
@@ -86,6 +87,8 @@ export class ApiClient {
     baseUrl: string;
     credentials?: ApiCredentials;
     clientAddress?: string | undefined;
+    /** The visitor's `User-Agent`, which the API keeps with a new session and security events. */
+    userAgent?: string | undefined;
     /** How long a call (its answer read whole) may take; 0 for no limit (the default). */
     timeoutMs?: number;
   }) {
@@ -93,6 +96,7 @@ export class ApiClient {
     this.#baseUrl = options.baseUrl;
     this.#credentials = options.credentials ?? {};
     this.#clientAddress = options.clientAddress;
+    this.#userAgent = options.userAgent;
     this.#timeoutMs = options.timeoutMs ?? 0;
   }
 
@@ -103,6 +107,7 @@ export class ApiClient {
       baseUrl: this.#baseUrl,
       credentials,
       clientAddress: this.#clientAddress,
+      userAgent: this.#userAgent,
       timeoutMs: this.#timeoutMs,
     });
   }
@@ -118,6 +123,7 @@ export class ApiClient {
     if (token) headers.set('authorization', `Bearer ${token}`);
     if (mfaToken) headers.set('mfa-token', mfaToken);
     if (this.#clientAddress) headers.set('x-forwarded-for', this.#clientAddress);
+    if (this.#userAgent) headers.set('user-agent', this.#userAgent);
     const requestId = currentRequestId();
     if (requestId) headers.set(requestIdHeader, requestId);
 

@@ -8,7 +8,7 @@ import { visitorAddress } from '../http/visitor-address';
 
 /**
  * Reads the session cookies, gives the request an API client with this
- * visitor's credentials and address, and hands over the toasts that crossed a
+ * visitor's credentials, address and browser, and hands over the toasts that crossed a
  * redirect to the page being shown.
  */
 export const session = defineMiddleware((context, next) => {
@@ -24,6 +24,7 @@ export const session = defineMiddleware((context, next) => {
           baseUrl,
           credentials: { token: locals.session.token, mfaToken: locals.session.mfaToken },
           clientAddress: visitorAddress(context),
+          userAgent: request.headers.get('user-agent') ?? undefined,
           timeoutMs: config().apiTimeoutMs,
         }),
     );
