@@ -468,6 +468,16 @@ export const blobs = pgTable(
   ],
 );
 
+/**
+ * Files whose rows are gone (a deleted account's) and whose content storage still has to drop.
+ * The deletion writes them in its transaction, so a file is never forgotten by a storage outage
+ * nor dropped for an account that stays; the unattached-file sweeper removes them from storage.
+ */
+export const storageDeletions = pgTable('storage_deletions', {
+  key: text('key').primaryKey(),
+  requestedAt: timestampWithZone('requested_at').notNull().defaultNow(),
+});
+
 export type Company = typeof companies.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;

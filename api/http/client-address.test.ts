@@ -178,7 +178,7 @@ describe('networkOf', () => {
 describe('requestOrigin', () => {
   const originSeenBy = async (headers: Record<string, string>) => {
     const app = new Hono().get('/', (c) => c.json(requestOrigin(c, TrustedProxies.thisProcess)));
-    return (await app.request('/', { headers })).json();
+    return (await app.request('/', { headers })).json() as Promise<unknown>;
   };
 
   it('is the network and the browser the web server passed on', async () => {

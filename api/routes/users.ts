@@ -13,7 +13,12 @@ import { INVALID_US_PHONE_NUMBER } from '../services/phone-numbers.ts';
 import { CONTACT_METHODS, HELP_TOPICS } from '../services/profile-choices.ts';
 import { describeCurrentUser, updateProfile } from '../services/profile.ts';
 import { changePassword } from '../services/password-change.ts';
+import { deleteAccount } from '../services/account-deletion.ts';
+import { exportAccount } from '../services/account-export.ts';
 import {
+  ACCOUNT_DELETION_PER_IP,
+  ACCOUNT_DELETION_PER_USER,
+  ACCOUNT_EXPORT_PER_USER,
   PASSWORD_CHANGE_PER_IP,
   PASSWORD_CHANGE_PER_USER,
   SIGN_IN_PER_IP,
@@ -45,6 +50,12 @@ const passwordChangeBody = z.object({
   }),
 });
 
+const accountDeletionBody = z.object({
+  user: z.object({
+    current_password: z.string().min(1).max(SIGN_IN_PASSWORD_MAX_LENGTH),
+  }),
+});
+
 const profileBody = z.object({
   user: z.object({
     // The rules of sign-up (routes/sign-up.ts), refused in the same words.
@@ -64,7 +75,7 @@ const profileBody = z.object({
  * password reset (`/password`) and unlock (`/unlock`) routes mounted from their own files.
  */
 export function createUsersRoutes(dependencies: ApiDependencies) {
-  const { db, clock, trustedProxies, publicOrigin } = dependencies;
+  const { db, clock, trustedProxies, publicOrigin, storage } = dependencies;
 
   return new Hono<ApiEnv>()
     .post(
@@ -118,8 +129,36 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
         }
       },
     )
+    .delete(
+      '/',
+      requireSession(dependencies),
+      jsonBody(accountDeletionBody),
+      rateLimit(dependencies, ACCOUNT_DELETION_PER_IP, (c) => clientAddress(c, trustedProxies)),
+      rateLimitPerUser(dependencies, ACCOUNT_DELETION_PER_USER),
+      async (c) => {
+        const { user: deletion } = c.req.valid('json');
+        const result = await deleteAccount(db, clock, storage, c.get('user'), {
+          currentPassword: deletion.current_password,
+          publicOrigin,
+        });
+        if (result.deleted) return c.body(null, 204);
+        return errorResponse(c, 422, ErrorMessage.wrongCurrentPassword, 'user.current_password');
+      },
+    )
     .get('/current', requireSession(dependencies), async (c) =>
       c.json(await describeCurrentUser(db, c.get('user'))),
+    )
+    .get(
+      '/current/export',
+      requireSession(dependencies),
+      rateLimitPerUser(dependencies, ACCOUNT_EXPORT_PER_USER),
+      async (c) => {
+        const now = clock.now();
+        const day = now.toISOString().slice(0, 10);
+        c.header('Cache-Control', 'no-store');
+        c.header('Content-Disposition', `attachment; filename="member-concierge-data-${day}.json"`);
+        return c.json(await exportAccount(db, c.get('user'), now));
+      },
     )
     .patch('/current', requireSession(dependencies), jsonBody(profileBody), async (c) => {
       const { user: changes } = c.req.valid('json');

@@ -121,6 +121,18 @@ export function passwordChangedWhileSignedInEmail(publicOrigin: string): EmailCo
   });
 }
 
+/** After the account was deleted (DELETE /users): the last email the product sends the member. */
+export function accountDeletedEmail(): EmailContent {
+  return compose(`Your ${PRODUCT_NAME} account was deleted`, {
+    greeting: GREETING,
+    before: [
+      `Your ${PRODUCT_NAME} account was deleted at your request, with your requests, notes and files. Every device that was signed in has been signed out.`,
+      'If you did not delete it, someone who knew your password did: we can no longer restore it, but you can sign up again with this address.',
+    ],
+    after: ['Thank you for being a member.'],
+  });
+}
+
 export function unlockEmail(link: string): EmailContent {
   return compose(`Your ${PRODUCT_NAME} account was locked`, {
     greeting: GREETING,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { blobs, users } from '../db/schema.ts';
+import { blobs, storageDeletions, users } from '../db/schema.ts';
 import { HOUR, MINUTE, type Clock } from './clock.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 
@@ -215,5 +215,32 @@ export async function removeUnattachedFiles(
       .returning({ key: blobs.key });
     for (const { key } of removed) await storage.delete(key);
     return removed.length;
+  });
+}
+
+/**
+ * Drops from storage up to `batchSize` files of {@link storageDeletions} (a deleted account's),
+ * each row removed once storage has let the file go. A store that fails keeps the rest queued for
+ * the next pass. Resolves to the number dropped.
+ */
+export async function removeQueuedStorageFiles(
+  database: Database,
+  storage: FileStorage,
+  batchSize = 100,
+  keys?: readonly string[],
+): Promise<number> {
+  return database.transaction(async (transaction) => {
+    const due = await transaction
+      .select({ key: storageDeletions.key })
+      .from(storageDeletions)
+      .where(keys ? inArray(storageDeletions.key, [...keys]) : undefined)
+      .orderBy(asc(storageDeletions.requestedAt))
+      .limit(batchSize)
+      .for('update', { skipLocked: true });
+    for (const { key } of due) {
+      await storage.delete(key);
+      await transaction.delete(storageDeletions).where(eq(storageDeletions.key, key));
+    }
+    return due.length;
   });
 }

@@ -83,6 +83,31 @@ export const PASSWORD_CHANGE_PER_IP: RateLimitRule = {
 };
 
 /**
+ * Account deletions tried (DELETE /users), per member and per address: each checks the current
+ * password as a password change does, and is bounded as one.
+ */
+export const ACCOUNT_DELETION_PER_USER: RateLimitRule = {
+  name: 'account_deletion:user',
+  limit: 10,
+  windowMs: HOUR,
+};
+export const ACCOUNT_DELETION_PER_IP: RateLimitRule = {
+  name: 'account_deletion:ip',
+  limit: 30,
+  windowMs: HOUR,
+};
+
+/**
+ * Exports of the member's data (GET /users/current/export), per member: each reads every row the
+ * member has; a person needs one now and then, a script looping on it would load the database.
+ */
+export const ACCOUNT_EXPORT_PER_USER: RateLimitRule = {
+  name: 'account_export:user',
+  limit: 10,
+  windowMs: HOUR,
+};
+
+/**
  * New requests and notes, per member: far above what a person writes, low enough that a script
  * cannot fill the concierge's queue.
  */

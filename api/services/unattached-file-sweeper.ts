@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.ts';
 import { MINUTE, type Clock } from './clock.ts';
-import { removeUnattachedFiles } from './files.ts';
+import { removeQueuedStorageFiles, removeUnattachedFiles } from './files.ts';
 import { repeatingPass, type RepeatingPass } from './repeating-pass.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 
@@ -13,7 +13,10 @@ export interface UnattachedFileSweeperOptions {
 }
 
 export interface UnattachedFileSweeper extends RepeatingPass {
-  /** One pass: removes every file due, in batches. Resolves to the number removed. */
+  /**
+   * One pass: removes every file due (unattached too long, or of a deleted account), in batches.
+   * Resolves to the number removed.
+   */
   removeDue(): Promise<number>;
 }
 
@@ -22,7 +25,8 @@ const BATCH_SIZE = 100;
 const MAX_BATCHES_PER_PASS = 10;
 
 /**
- * Removes the files nobody attached within an hour (UNATTACHED_FILE_LIFETIME_MS, files.ts) in
+ * Removes the files nobody attached within an hour (UNATTACHED_FILE_LIFETIME_MS, files.ts), and
+ * those of deleted accounts that storage still holds (a store that failed at the deletion), in
  * the API process, like the outbox worker: several servers may run one each, as the removal skips
  * rows another is removing. A pass every 10 minutes keeps an unwanted file, and the room it takes
  * in its member's quota, at most 10 minutes past its life.
@@ -37,6 +41,11 @@ export function createUnattachedFileSweeper(
     let removed = 0;
     for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch += 1) {
       const count = await removeUnattachedFiles(db, storage, clock.now(), BATCH_SIZE);
+      removed += count;
+      if (count < BATCH_SIZE) break;
+    }
+    for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch += 1) {
+      const count = await removeQueuedStorageFiles(db, storage, BATCH_SIZE);
       removed += count;
       if (count < BATCH_SIZE) break;
     }
