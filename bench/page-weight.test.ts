@@ -46,6 +46,8 @@ describe('planVisits', () => {
   it('leaves out development pages, endpoints and redirects, saying why', () => {
     expect(unmeasured.map((entry) => entry.route).sort()).toEqual(
       [
+        'AccountDataExport',
+        'AccountDeleted',
         'CspReports',
         'Health',
         'KitGallery',

@@ -53,10 +53,12 @@ describe('the route table', () => {
     const endpoints = pageRoutes.filter((route) => 'endpoint' in route).map(({ name }) => name);
     expect(endpoints).toEqual([
       'RequestAttachment',
+      'AccountDataExport',
       'Storage',
       'Health',
       'Ready',
       'SignedOut',
+      'AccountDeleted',
       'CspReports',
     ]);
   });

@@ -36,6 +36,8 @@ export type RouteName =
   | 'Dashboard'
   | 'Account'
   | 'AccountSecurity'
+  | 'AccountData'
+  | 'AccountDataExport'
   | 'Requests'
   | 'Request'
   | 'RequestCategory'
@@ -46,6 +48,7 @@ export type RouteName =
   | 'Health'
   | 'Ready'
   | 'SignedOut'
+  | 'AccountDeleted'
   | 'CspReports';
 
 export interface PageRoute {
@@ -107,6 +110,9 @@ export const paths = {
   dashboard: '/dashboard',
   account: '/account',
   accountSecurity: '/account/security',
+  accountData: '/account/data',
+  accountDataExport: '/account/data/export',
+  accountDeleted: '/account-deleted',
   requests: '/requests',
   request: (requestId: string) => `/requests/${encodeURIComponent(requestId)}`,
   requestCategory: (categoryId: string) => `/requests/category/${encodeURIComponent(categoryId)}`,
@@ -157,6 +163,9 @@ export const pageRoutes = [
   },
   // The member's own account; its later sections will be pages under /account (docs/DECISIONS.md).
   { name: 'Account', pattern: '/account', guard: 'auth' },
+  { name: 'AccountData', pattern: '/account/data', guard: 'auth' },
+  /** The member's data as one JSON file, straight from the API (docs/PRODUCT.md §11.2). */
+  { name: 'AccountDataExport', pattern: '/account/data/export', guard: 'auth', endpoint: true },
   /**
    * The embedded API's file storage (signed upload and download addresses, docs/PRODUCT.md
    * §7.2.1); its signatures are the guard.
@@ -185,6 +194,8 @@ export const pageRoutes = [
    * (`Clear-Site-Data`), the toast's among them, so the toast is left here, after the clearing.
    */
   { name: 'SignedOut', pattern: '/signed-out', guard: 'public', endpoint: true },
+  /** Where deleting the account lands, for the same reason as SignedOut. */
+  { name: 'AccountDeleted', pattern: '/account-deleted', guard: 'public', endpoint: true },
   /**
    * Browsers post Content-Security-Policy violations here (the policy's `report-to` and
    * `report-uri`); they are logged and change nothing, so no XSRF token is asked for.

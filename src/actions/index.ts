@@ -1,3 +1,4 @@
+import { deleteAccount } from './account-data';
 import { signIn, signOut, signUp } from './auth';
 import { enroll, requestCode, skip, verify } from './mfa';
 import { changePassword, requestPasswordReset, resetPassword } from './password';
@@ -8,7 +9,7 @@ import { createDirectUpload } from './uploads';
 
 /** The backend-for-frontend: every action validates its input, then calls the API. */
 export const server = {
-  account: { changePassword },
+  account: { changePassword, deleteAccount },
   auth: {
     signIn,
     signOut,

@@ -10,6 +10,15 @@ export const passwordChangedMessage =
 export const passwordChangeFallbackMessage =
   'Unable to change your password at this time. Please try again later.';
 export const passwordChangedWhileSignedInMessage = 'Your password has been changed.';
+export const accountDeletedMessage =
+  'Your account has been deleted. We have emailed you to confirm it.';
+export const accountDeletionFallbackMessage =
+  'Unable to delete your account at this time. Please try again later.';
+/** What the member types to confirm the deletion: words, so it is never typed by chance. */
+export const accountDeletionPhrase = 'delete my account';
+export const accountDeletionPhraseMessage = `Type ${accountDeletionPhrase} to confirm`;
+export const dataExportFallbackMessage =
+  'Unable to prepare your data at this time. Please try again later.';
 export const unlockFallbackMessage =
   'Unable to unlock your account at this time. Please try again later.';
 export const accountUnlockedMessage = 'Your account has been unlocked. You can now sign in.';

@@ -414,6 +414,23 @@ const actions: Record<string, ActionUnderAttack> = {
       };
     },
   },
+  // A new member of its own, who would be gone once the genuine call has run.
+  'account.deleteAccount': {
+    victim: 'visitor',
+    prepare: async ({ victim }) => {
+      const account = await signedUpPerson(victim.origin);
+      const skipped = await account.visitor.postForm('/mfa-enrollment?_action=mfa.skip', {});
+      expect(skipped.status, 'the phone offer skipped').toBe(303);
+      takeCookiesOf(victim, account.visitor);
+      return {
+        page: '/account/data',
+        fields: { current_password: account.password, confirmation: 'delete my account' },
+        // The member's session answers until the account is gone (sign-ins here would meet the
+        // API's limit per address, which this file's other actions use up).
+        written: () => landing(victim, '/account/data'),
+      };
+    },
+  },
   // Last: it ends the session the member's other actions use.
   'auth.signOut': {
     victim: 'member',

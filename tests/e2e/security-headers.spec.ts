@@ -292,6 +292,7 @@ test.describe('CSP violations in the browser', () => {
     AboutYou: { visitor: 'member', path: '/welcome/about-you' },
     ContactInfo: { visitor: 'member', path: '/welcome/contact-info' },
     Account: { visitor: 'member', path: '/account' },
+    AccountData: { visitor: 'member', path: '/account/data' },
   };
 
   test('the visits below cover every page of src/routes.ts a person reads', () => {

@@ -3,7 +3,8 @@ import { Ripple } from '../Ripple/Ripple';
 import styles from './Button.module.css';
 
 /** Visual weight of a {@link Button}. */
-export type ButtonVariant = 'primary' | 'secondary' | 'tertiary';
+/** `danger` is for the one press that destroys something (deleting the account). */
+export type ButtonVariant = 'primary' | 'secondary' | 'tertiary' | 'danger';
 
 /** Props of {@link Button}: the native button props plus the kit's own. */
 export interface ButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type'> {
