@@ -1,10 +1,9 @@
 import { actions } from '../island-actions';
-import { useId } from 'react';
 import { contactMethods } from '../../lib/help-topics';
 import { profileFallbackMessage } from '../../lib/messages';
 import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
-import { Chip } from '../../ui/Chip/Chip';
+import { ChipChoices } from '../ChipChoices/ChipChoices';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { PhoneInput } from '../../ui/PhoneInput/PhoneInput';
 import styles from '../account-form.module.css';
@@ -34,36 +33,20 @@ export default function ContactForm({
     fallbackMessage: profileFallbackMessage,
     fields,
   });
-  const methodError = form.fieldError('preferred_contact_method');
-  const methodErrorId = useId();
 
   return (
     <form className={styles['form']} action={form.formAction} noValidate onSubmit={form.onSubmit}>
       <ErrorSummary errors={form.summary} />
       <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
-      <fieldset className={styles['choices']}>
-        <legend className={styles['legend']}>How should we reach you?</legend>
-        {methodError && (
-          <p id={methodErrorId} className={styles['error']}>
-            <span className="visually-hidden">Error: </span>
-            {methodError}
-          </p>
-        )}
-        {contactMethods.map((method) => (
-          <Chip
-            key={method.id}
-            variant="radio"
-            id={`contact-method-${method.id}`}
-            name="preferred_contact_method"
-            value={method.id}
-            title={method.title}
-            description={method.description}
-            defaultSelected={preferredContactMethod === method.id}
-            error={methodError !== undefined}
-            aria-describedby={methodError ? methodErrorId : undefined}
-          />
-        ))}
-      </fieldset>
+      <ChipChoices
+        variant="radio"
+        legend="How should we reach you?"
+        name="preferred_contact_method"
+        idPrefix="contact-method-"
+        choices={contactMethods}
+        chosen={(id) => preferredContactMethod === id}
+        error={form.fieldError('preferred_contact_method')}
+      />
       <PhoneInput
         id="contact-phone"
         label="Phone number"

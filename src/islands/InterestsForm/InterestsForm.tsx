@@ -3,7 +3,7 @@ import { helpTopics } from '../../lib/help-topics';
 import { profileFallbackMessage } from '../../lib/messages';
 import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
-import { Chip } from '../../ui/Chip/Chip';
+import { ChipChoices } from '../ChipChoices/ChipChoices';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import styles from '../account-form.module.css';
 import { useFormAction } from '../use-form-action';
@@ -29,21 +29,16 @@ export default function InterestsForm({ xsrfToken, chosen, backHref }: Interests
     <form className={styles['form']} action={form.formAction} noValidate onSubmit={form.onSubmit}>
       <ErrorSummary errors={form.summary} />
       <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
-      <fieldset className={styles['choices']}>
-        <legend className="visually-hidden">Topics</legend>
-        {helpTopics.map((topic) => (
-          <Chip
-            key={topic.id}
-            variant="checkbox"
-            id={`topic-${topic.id}`}
-            name="help_topics"
-            value={topic.id}
-            title={topic.title}
-            description={topic.description}
-            defaultSelected={chosen.includes(topic.id)}
-          />
-        ))}
-      </fieldset>
+      <ChipChoices
+        variant="checkbox"
+        legend="Topics"
+        legendHidden
+        name="help_topics"
+        idPrefix="topic-"
+        choices={helpTopics}
+        chosen={(id) => chosen.includes(id)}
+        error={form.fieldError('help_topics')}
+      />
       <div className={styles['actions']}>
         <Button type="submit" loading={form.pending}>
           Next

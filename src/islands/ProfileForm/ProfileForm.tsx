@@ -1,10 +1,9 @@
-import { useId } from 'react';
 import { actions } from '../island-actions';
 import { contactMethods, helpTopics } from '../../lib/help-topics';
 import { profileSaveFallbackMessage } from '../../lib/messages';
 import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
-import { Chip } from '../../ui/Chip/Chip';
+import { ChipChoices } from '../ChipChoices/ChipChoices';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { PhoneInput } from '../../ui/PhoneInput/PhoneInput';
 import { TextInput } from '../../ui/TextInput/TextInput';
@@ -42,10 +41,6 @@ export default function ProfileForm({ xsrfToken, values }: ProfileFormProps) {
     fallbackMessage: profileSaveFallbackMessage,
     fields,
   });
-  const methodError = form.fieldError('preferred_contact_method');
-  const methodErrorId = useId();
-  const topicsError = form.fieldError('help_topics');
-  const topicsErrorId = useId();
 
   return (
     <form className={styles['form']} action={form.formAction} noValidate onSubmit={form.onSubmit}>
@@ -69,52 +64,24 @@ export default function ProfileForm({ xsrfToken, values }: ProfileFormProps) {
         defaultValue={values.last_name}
         error={form.fieldError('last_name')}
       />
-      <fieldset className={styles['choices']}>
-        <legend className={styles['legend']}>What would you like help with?</legend>
-        {topicsError && (
-          <p id={topicsErrorId} className={styles['error']}>
-            <span className="visually-hidden">Error: </span>
-            {topicsError}
-          </p>
-        )}
-        {helpTopics.map((topic) => (
-          <Chip
-            key={topic.id}
-            variant="checkbox"
-            id={`profile-topic-${topic.id}`}
-            name="help_topics"
-            value={topic.id}
-            title={topic.title}
-            description={topic.description}
-            defaultSelected={values.help_topics.includes(topic.id)}
-            error={topicsError !== undefined}
-            aria-describedby={topicsError ? topicsErrorId : undefined}
-          />
-        ))}
-      </fieldset>
-      <fieldset className={styles['choices']}>
-        <legend className={styles['legend']}>How should we reach you?</legend>
-        {methodError && (
-          <p id={methodErrorId} className={styles['error']}>
-            <span className="visually-hidden">Error: </span>
-            {methodError}
-          </p>
-        )}
-        {contactMethods.map((method) => (
-          <Chip
-            key={method.id}
-            variant="radio"
-            id={`profile-contact-method-${method.id}`}
-            name="preferred_contact_method"
-            value={method.id}
-            title={method.title}
-            description={method.description}
-            defaultSelected={values.preferred_contact_method === method.id}
-            error={methodError !== undefined}
-            aria-describedby={methodError ? methodErrorId : undefined}
-          />
-        ))}
-      </fieldset>
+      <ChipChoices
+        variant="checkbox"
+        legend="What would you like help with?"
+        name="help_topics"
+        idPrefix="profile-topic-"
+        choices={helpTopics}
+        chosen={(id) => values.help_topics.includes(id)}
+        error={form.fieldError('help_topics')}
+      />
+      <ChipChoices
+        variant="radio"
+        legend="How should we reach you?"
+        name="preferred_contact_method"
+        idPrefix="profile-contact-method-"
+        choices={contactMethods}
+        chosen={(id) => values.preferred_contact_method === id}
+        error={form.fieldError('preferred_contact_method')}
+      />
       <PhoneInput
         id="profile-phone"
         label="Phone number"
