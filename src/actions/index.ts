@@ -1,4 +1,5 @@
 import { signIn, signOut, signUp } from './auth';
+import { endOtherSessions, endSession } from './devices';
 import { enroll, requestCode, skip, verify } from './mfa';
 import { changePassword, requestPasswordReset, resetPassword } from './password';
 import { saveContact, saveInterests, saveProfile } from './profile';
@@ -8,7 +9,7 @@ import { createDirectUpload } from './uploads';
 
 /** The backend-for-frontend: every action validates its input, then calls the API. */
 export const server = {
-  account: { changePassword },
+  account: { changePassword, endSession, endOtherSessions },
   auth: {
     signIn,
     signOut,

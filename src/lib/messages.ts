@@ -10,6 +10,10 @@ export const passwordChangedMessage =
 export const passwordChangeFallbackMessage =
   'Unable to change your password at this time. Please try again later.';
 export const passwordChangedWhileSignedInMessage = 'Your password has been changed.';
+export const deviceSignedOutMessage = 'That device has been signed out.';
+export const otherDevicesSignedOutMessage = 'Every other device has been signed out.';
+export const devicesFallbackMessage =
+  'Unable to sign that device out at this time. Please try again later.';
 export const unlockFallbackMessage =
   'Unable to unlock your account at this time. Please try again later.';
 export const accountUnlockedMessage = 'Your account has been unlocked. You can now sign in.';
