@@ -134,6 +134,17 @@ describe('GET /api/v1/users/sessions', () => {
     ]);
   });
 
+  it('keeps a hostile or overlong agent as text, cut to 512 characters, and names no browser for it', async () => {
+    const member = await api.createUser();
+    const hostile = `<script>alert(1)</script>${'x'.repeat(600)}`;
+    const token = await signInFrom(member, { address: '203.0.113.19', userAgent: hostile });
+
+    const [listed] = await listSessions(token);
+
+    expect(listed?.browser).toBe('Unknown browser');
+    expect(listed?.user_agent).toBe(hostile.slice(0, 512));
+  });
+
   it('leaves out ended, idle and expired sessions', async () => {
     const member = await api.createUser();
     const idle = await signInFrom(member, { address: '203.0.113.4' });
