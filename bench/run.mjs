@@ -49,6 +49,7 @@ const lighthousePages = [
   ['MfaEnrollment', 'MFA enrollment required'],
   ['Dashboard', 'member'],
   ['AccountSecurity', 'member'],
+  ['AccountDevices', 'member'],
   ['Requests', 'member'],
   ['Request', 'member'],
 ];

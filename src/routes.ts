@@ -38,6 +38,7 @@ export type RouteName =
   | 'AccountSecurity'
   | 'AccountData'
   | 'AccountDataExport'
+  | 'AccountDevices'
   | 'Requests'
   | 'Request'
   | 'RequestCategory'
@@ -113,6 +114,7 @@ export const paths = {
   accountData: '/account/data',
   accountDataExport: '/account/data/export',
   accountDeleted: '/account-deleted',
+  accountDevices: '/account/devices',
   requests: '/requests',
   request: (requestId: string) => `/requests/${encodeURIComponent(requestId)}`,
   requestCategory: (categoryId: string) => `/requests/category/${encodeURIComponent(categoryId)}`,
@@ -141,6 +143,7 @@ export const pageRoutes = [
   // Pages with the new-request or note form: without JavaScript its file comes with the post.
   { name: 'Dashboard', pattern: '/dashboard', guard: 'auth', maxBodyBytes: uploadBodyLimitBytes },
   { name: 'AccountSecurity', pattern: '/account/security', guard: 'auth' },
+  { name: 'AccountDevices', pattern: '/account/devices', guard: 'auth' },
   { name: 'Requests', pattern: '/requests', guard: 'auth' },
   {
     name: 'RequestCategory',

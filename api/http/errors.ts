@@ -37,6 +37,7 @@ export const ErrorMessage = {
   attachmentAlreadyAttached: 'That file is already attached elsewhere. Please upload it again.',
   emptyNote: 'Write a note or attach a file.',
   requestClosed: 'This request is already closed.',
+  sessionNotFound: 'That session has already ended.',
   fileTooLarge: 'Files can be at most 25 MB.',
   uploadAddressInvalid:
     'This upload address is invalid or has expired. Please upload the file again.',

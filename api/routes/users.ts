@@ -1,20 +1,26 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { bearerToken, requireSession } from '../http/authentication.ts';
-import { clientAddress } from '../http/client-address.ts';
+import { clientAddress, requestOrigin } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { rateLimit, rateLimitPerUser } from '../http/rate-limit.ts';
 import { memberName } from '../http/member-name.ts';
 import { jsonBody } from '../http/validation.ts';
+import { deleteAccount } from '../services/account-deletion.ts';
+import { exportAccount } from '../services/account-export.ts';
 import { signIn } from '../services/authentication.ts';
+import {
+  endDeviceSession,
+  endOtherDeviceSessions,
+  listDeviceSessions,
+  type DeviceSession,
+} from '../services/devices.ts';
 import { companyRequiresMfa, signInMfaFlags } from '../services/mfa.ts';
 import { INVALID_US_PHONE_NUMBER } from '../services/phone-numbers.ts';
 import { CONTACT_METHODS, HELP_TOPICS } from '../services/profile-choices.ts';
 import { describeCurrentUser, updateProfile } from '../services/profile.ts';
 import { changePassword } from '../services/password-change.ts';
-import { deleteAccount } from '../services/account-deletion.ts';
-import { exportAccount } from '../services/account-export.ts';
 import {
   ACCOUNT_DELETION_PER_IP,
   ACCOUNT_DELETION_PER_USER,
@@ -70,6 +76,20 @@ const profileBody = z.object({
   }),
 });
 
+function deviceSessionJson(session: DeviceSession) {
+  return {
+    id: session.id,
+    browser: session.browser,
+    system: session.system,
+    device_type: session.deviceType,
+    user_agent: session.userAgent,
+    network: session.network,
+    created_at: session.createdAt.toISOString(),
+    last_used_at: session.lastUsedAt.toISOString(),
+    current: session.current,
+  };
+}
+
 /**
  * Accounts and sessions: /api/v1/users/… (docs/PRODUCT.md §7), with the sign-up (`/sign_up`),
  * password reset (`/password`) and unlock (`/unlock`) routes mounted from their own files.
@@ -77,121 +97,165 @@ const profileBody = z.object({
 export function createUsersRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin, storage } = dependencies;
 
-  return new Hono<ApiEnv>()
-    .post(
-      '/sign_in',
-      jsonBody(signInBody),
-      rateLimit(dependencies, SIGN_IN_PER_IP, (c) => clientAddress(c, trustedProxies)),
-      async (c) => {
-        const { user: credentials } = c.req.valid('json');
-        const result = await signIn(db, clock, credentials, publicOrigin);
-        if (!result.signedIn) return errorResponse(c, 401, ErrorMessage.invalidCredentials);
-        const requiresMfa = await companyRequiresMfa(db, result.user.companyId);
-        c.header('Authorization', `Bearer ${result.issued.token}`);
-        return c.json({
-          expires_at: result.issued.expiresAt.toISOString(),
-          ...signInMfaFlags(result.user, requiresMfa, clock.now()),
-        });
-      },
-    )
-    .patch(
-      '/',
-      requireSession(dependencies),
-      jsonBody(passwordChangeBody),
-      rateLimit(dependencies, PASSWORD_CHANGE_PER_IP, (c) => clientAddress(c, trustedProxies)),
-      rateLimitPerUser(dependencies, PASSWORD_CHANGE_PER_USER),
-      async (c) => {
-        const { user: change } = c.req.valid('json');
-        const result = await changePassword(
-          db,
-          clock,
-          { user: c.get('user'), session: c.get('session') },
-          { currentPassword: change.current_password, password: change.password, publicOrigin },
-        );
-        if (result.changed) return c.json(await describeCurrentUser(db, result.user));
-        switch (result.reason) {
-          case 'wrong_current_password':
-            return errorResponse(
-              c,
-              422,
-              ErrorMessage.wrongCurrentPassword,
-              'user.current_password',
-            );
-          case 'same_password':
-            return errorResponse(c, 422, ErrorMessage.samePassword, 'user.password');
-          case 'password_policy':
-            return errorResponse(
-              c,
-              422,
-              result.message ?? ErrorMessage.badRequest,
-              'user.password',
-            );
+  return (
+    new Hono<ApiEnv>()
+      .post(
+        '/sign_in',
+        jsonBody(signInBody),
+        rateLimit(dependencies, SIGN_IN_PER_IP, (c) => clientAddress(c, trustedProxies)),
+        async (c) => {
+          const { user: credentials } = c.req.valid('json');
+          const result = await signIn(
+            db,
+            clock,
+            credentials,
+            publicOrigin,
+            requestOrigin(c, trustedProxies),
+          );
+          if (!result.signedIn) return errorResponse(c, 401, ErrorMessage.invalidCredentials);
+          const requiresMfa = await companyRequiresMfa(db, result.user.companyId);
+          c.header('Authorization', `Bearer ${result.issued.token}`);
+          return c.json({
+            expires_at: result.issued.expiresAt.toISOString(),
+            ...signInMfaFlags(result.user, requiresMfa, clock.now()),
+          });
+        },
+      )
+      .patch(
+        '/',
+        requireSession(dependencies),
+        jsonBody(passwordChangeBody),
+        rateLimit(dependencies, PASSWORD_CHANGE_PER_IP, (c) => clientAddress(c, trustedProxies)),
+        rateLimitPerUser(dependencies, PASSWORD_CHANGE_PER_USER),
+        async (c) => {
+          const { user: change } = c.req.valid('json');
+          const result = await changePassword(
+            db,
+            clock,
+            { user: c.get('user'), session: c.get('session') },
+            { currentPassword: change.current_password, password: change.password, publicOrigin },
+          );
+          if (result.changed) return c.json(await describeCurrentUser(db, result.user));
+          switch (result.reason) {
+            case 'wrong_current_password':
+              return errorResponse(
+                c,
+                422,
+                ErrorMessage.wrongCurrentPassword,
+                'user.current_password',
+              );
+            case 'same_password':
+              return errorResponse(c, 422, ErrorMessage.samePassword, 'user.password');
+            case 'password_policy':
+              return errorResponse(
+                c,
+                422,
+                result.message ?? ErrorMessage.badRequest,
+                'user.password',
+              );
+          }
+        },
+      )
+      .delete(
+        '/',
+        requireSession(dependencies),
+        jsonBody(accountDeletionBody),
+        rateLimit(dependencies, ACCOUNT_DELETION_PER_IP, (c) => clientAddress(c, trustedProxies)),
+        rateLimitPerUser(dependencies, ACCOUNT_DELETION_PER_USER),
+        async (c) => {
+          const { user: deletion } = c.req.valid('json');
+          const result = await deleteAccount(db, clock, storage, c.get('user'), {
+            currentPassword: deletion.current_password,
+            publicOrigin,
+          });
+          if (result.deleted) return c.body(null, 204);
+          return errorResponse(c, 422, ErrorMessage.wrongCurrentPassword, 'user.current_password');
+        },
+      )
+      .get('/current', requireSession(dependencies), async (c) =>
+        c.json(await describeCurrentUser(db, c.get('user'))),
+      )
+      .get(
+        '/current/export',
+        requireSession(dependencies),
+        rateLimitPerUser(dependencies, ACCOUNT_EXPORT_PER_USER),
+        async (c) => {
+          const now = clock.now();
+          const day = now.toISOString().slice(0, 10);
+          c.header('Cache-Control', 'no-store');
+          c.header(
+            'Content-Disposition',
+            `attachment; filename="member-concierge-data-${day}.json"`,
+          );
+          return c.json(await exportAccount(db, c.get('user'), now));
+        },
+      )
+      .patch('/current', requireSession(dependencies), jsonBody(profileBody), async (c) => {
+        const { user: changes } = c.req.valid('json');
+        if (Object.values(changes).every((value) => value === undefined)) {
+          return errorResponse(
+            c,
+            400,
+            'user must have name, last_name, help_topics, phone_number or preferred_contact_method.',
+            'user',
+          );
         }
-      },
-    )
-    .delete(
-      '/',
-      requireSession(dependencies),
-      jsonBody(accountDeletionBody),
-      rateLimit(dependencies, ACCOUNT_DELETION_PER_IP, (c) => clientAddress(c, trustedProxies)),
-      rateLimitPerUser(dependencies, ACCOUNT_DELETION_PER_USER),
-      async (c) => {
-        const { user: deletion } = c.req.valid('json');
-        const result = await deleteAccount(db, clock, storage, c.get('user'), {
-          currentPassword: deletion.current_password,
-          publicOrigin,
+        const result = await updateProfile(db, clock, c.get('user').id, {
+          name: changes.name,
+          lastName: changes.last_name,
+          helpTopics: changes.help_topics,
+          phoneNumber: changes.phone_number,
+          preferredContactMethod: changes.preferred_contact_method,
         });
-        if (result.deleted) return c.body(null, 204);
-        return errorResponse(c, 422, ErrorMessage.wrongCurrentPassword, 'user.current_password');
-      },
-    )
-    .get('/current', requireSession(dependencies), async (c) =>
-      c.json(await describeCurrentUser(db, c.get('user'))),
-    )
-    .get(
-      '/current/export',
-      requireSession(dependencies),
-      rateLimitPerUser(dependencies, ACCOUNT_EXPORT_PER_USER),
-      async (c) => {
-        const now = clock.now();
-        const day = now.toISOString().slice(0, 10);
-        c.header('Cache-Control', 'no-store');
-        c.header('Content-Disposition', `attachment; filename="member-concierge-data-${day}.json"`);
-        return c.json(await exportAccount(db, c.get('user'), now));
-      },
-    )
-    .patch('/current', requireSession(dependencies), jsonBody(profileBody), async (c) => {
-      const { user: changes } = c.req.valid('json');
-      if (Object.values(changes).every((value) => value === undefined)) {
-        return errorResponse(
-          c,
-          400,
-          'user must have name, last_name, help_topics, phone_number or preferred_contact_method.',
-          'user',
+        if (result.updated) return c.json(await describeCurrentUser(db, result.user));
+        const message =
+          result.reason === 'invalid_phone_number'
+            ? INVALID_US_PHONE_NUMBER
+            : ErrorMessage.contactPhoneRequired;
+        return errorResponse(c, 422, message, 'user.phone_number');
+      })
+      // Devices (docs/PRODUCT.md §11.2): behind requireSession as every other /users call, so a
+      // session still awaiting its code (or a company's required enrolment) cannot end the others.
+      .get('/sessions', requireSession(dependencies), async (c) => {
+        const listed = await listDeviceSessions(
+          db,
+          { userId: c.get('user').id, sessionId: c.get('session').id },
+          clock.now(),
         );
-      }
-      const result = await updateProfile(db, clock, c.get('user').id, {
-        name: changes.name,
-        lastName: changes.last_name,
-        helpTopics: changes.help_topics,
-        phoneNumber: changes.phone_number,
-        preferredContactMethod: changes.preferred_contact_method,
-      });
-      if (result.updated) return c.json(await describeCurrentUser(db, result.user));
-      const message =
-        result.reason === 'invalid_phone_number'
-          ? INVALID_US_PHONE_NUMBER
-          : ErrorMessage.contactPhoneRequired;
-      return errorResponse(c, 422, message, 'user.phone_number');
-    })
-    .delete('/sign_out', async (c) => {
-      // Sign-out succeeds whatever the token's state: the client clears its session either way,
-      // and a stale or unknown token has nothing left to revoke.
-      const token = bearerToken(c);
-      if (token) await revokeSession(db, token, clock.now());
-      return c.body(null, 204);
-    })
-    .route('/sign_up', createSignUpRoutes(dependencies))
-    .route('/password', createPasswordRoutes(dependencies))
-    .route('/unlock', createUnlockRoutes(dependencies));
+        return c.json({ sessions: listed.map(deviceSessionJson) });
+      })
+      .delete('/sessions', requireSession(dependencies), async (c) => {
+        const ended = await endOtherDeviceSessions(
+          db,
+          {
+            userId: c.get('user').id,
+            sessionId: c.get('session').id,
+            origin: requestOrigin(c, trustedProxies),
+          },
+          clock.now(),
+        );
+        return c.json({ ended_count: ended });
+      })
+      .delete('/sessions/:id', requireSession(dependencies), async (c) => {
+        const ended = await endDeviceSession(
+          db,
+          { userId: c.get('user').id, origin: requestOrigin(c, trustedProxies) },
+          c.req.param('id'),
+          clock.now(),
+        );
+        // Another member's session answers as an unknown one: the id tells nobody whose it is.
+        if (!ended) return errorResponse(c, 404, ErrorMessage.sessionNotFound);
+        return c.body(null, 204);
+      })
+      .delete('/sign_out', async (c) => {
+        // Sign-out succeeds whatever the token's state: the client clears its session either way,
+        // and a stale or unknown token has nothing left to revoke.
+        const token = bearerToken(c);
+        if (token) await revokeSession(db, token, clock.now());
+        return c.body(null, 204);
+      })
+      .route('/sign_up', createSignUpRoutes(dependencies))
+      .route('/password', createPasswordRoutes(dependencies))
+      .route('/unlock', createUnlockRoutes(dependencies))
+  );
 }

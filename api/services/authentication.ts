@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
+import type { RequestOrigin } from '../http/client-address.ts';
 import { users, type User } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { registerSignInAttempt } from './lockout.ts';
@@ -37,9 +38,10 @@ export function signIn(
   clock: Clock,
   credentials: { email: string; password: string },
   publicOrigin: string,
+  origin: RequestOrigin,
 ): Promise<SignInResult> {
   return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, () =>
-    checkCredentials(database, clock, credentials, publicOrigin),
+    checkCredentials(database, clock, credentials, publicOrigin, origin),
   );
 }
 
@@ -48,6 +50,7 @@ async function checkCredentials(
   clock: Clock,
   credentials: { email: string; password: string },
   publicOrigin: string,
+  origin: RequestOrigin,
 ): Promise<SignInResult> {
   const now = clock.now();
   const email = credentials.email.trim().toLowerCase();
@@ -71,7 +74,7 @@ async function checkCredentials(
       return { signedIn: false, newlyLockedUser: user };
     }
     await deleteEndedSessions(transaction, user.id, now);
-    const issued = await createSession(transaction, user.id, now);
+    const issued = await createSession(transaction, user.id, now, origin);
     return { signedIn: true, user, issued };
   });
 }

@@ -1,5 +1,6 @@
-import { and, eq, gt, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lte, ne, or, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
+import type { RequestOrigin } from '../http/client-address.ts';
 import { companies, sessions, users, type Session, type User } from '../db/schema.ts';
 import { HOUR, MINUTE } from './clock.ts';
 import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
@@ -27,19 +28,46 @@ export interface AuthenticatedSession {
   companyRequiresMfa: boolean;
 }
 
+/**
+ * Starts a session, keeping where it started (the browser's `User-Agent` and the network, never
+ * the address) for the Devices page (docs/PRODUCT.md §11.2).
+ */
 export async function createSession(
   database: Database,
   userId: number,
   now: Date,
+  origin: RequestOrigin,
 ): Promise<IssuedSession> {
   const token = generateToken();
   const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_LIFETIME_MS);
   const [session] = await database
     .insert(sessions)
-    .values({ userId, tokenHash: hashToken(token), createdAt: now, lastUsedAt: now, expiresAt })
+    .values({
+      userId,
+      tokenHash: hashToken(token),
+      createdAt: now,
+      lastUsedAt: now,
+      expiresAt,
+      userAgent: origin.userAgent,
+      network: origin.network,
+    })
     .returning();
   if (!session) throw new Error('Inserting a session returned no row.');
   return { token, expiresAt, session };
+}
+
+/**
+ * The rows of sessions that can still be used at `now`: not revoked, not past their absolute
+ * expiry, used within the idle timeout. Authentication and the Devices list share it, so the list
+ * never shows a session the API would refuse.
+ */
+export function sessionIsLive(now: Date): SQL {
+  const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS);
+  return and(
+    isNull(sessions.revokedAt),
+    gt(sessions.expiresAt, now),
+    gt(sessions.lastUsedAt, idleCutoff),
+  ) as SQL;
 }
 
 /**
@@ -53,18 +81,10 @@ export async function authenticateSession(
   now: Date,
 ): Promise<AuthenticatedSession | null> {
   if (!looksLikeToken(token)) return null;
-  const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS);
   const [session] = await database
     .update(sessions)
     .set({ lastUsedAt: now })
-    .where(
-      and(
-        eq(sessions.tokenHash, hashToken(token)),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
-        gt(sessions.lastUsedAt, idleCutoff),
-      ),
-    )
+    .where(and(eq(sessions.tokenHash, hashToken(token)), sessionIsLive(now)))
     .returning();
   if (!session) return null;
   const [row] = await database

@@ -1,5 +1,6 @@
 import { deleteAccount } from './account-data';
 import { signIn, signOut, signUp } from './auth';
+import { endOtherSessions, endSession } from './devices';
 import { enroll, requestCode, skip, verify } from './mfa';
 import { changePassword, requestPasswordReset, resetPassword } from './password';
 import { saveContact, saveInterests, saveProfile } from './profile';
@@ -9,7 +10,7 @@ import { createDirectUpload } from './uploads';
 
 /** The backend-for-frontend: every action validates its input, then calls the API. */
 export const server = {
-  account: { changePassword, deleteAccount },
+  account: { changePassword, deleteAccount, endSession, endOtherSessions },
   auth: {
     signIn,
     signOut,

@@ -19,6 +19,10 @@ export const accountDeletionPhrase = 'delete my account';
 export const accountDeletionPhraseMessage = `Type ${accountDeletionPhrase} to confirm`;
 export const dataExportFallbackMessage =
   'Unable to prepare your data at this time. Please try again later.';
+export const deviceSignedOutMessage = 'That device has been signed out.';
+export const otherDevicesSignedOutMessage = 'Every other device has been signed out.';
+export const devicesFallbackMessage =
+  'Unable to sign that device out at this time. Please try again later.';
 export const unlockFallbackMessage =
   'Unable to unlock your account at this time. Please try again later.';
 export const accountUnlockedMessage = 'Your account has been unlocked. You can now sign in.';

@@ -164,6 +164,47 @@ describe("another member's files", () => {
   });
 });
 
+describe("another member's sessions (Devices)", () => {
+  const SESSION_GONE = { status: 404, body: { error: 'That session has already ended.' } };
+
+  async function victimSessionId(): Promise<string> {
+    const answer = await api.call('GET', '/api/v1/users/sessions', { token: victim.token });
+    const { sessions } = (await answer.json()) as { sessions: { id: string; current: boolean }[] };
+    const own = sessions.find((session) => session.current);
+    if (!own) throw new Error("The victim's session is not listed.");
+    return own.id;
+  }
+
+  it("never appear in the attacker's list", async () => {
+    const listed: unknown = await (
+      await api.call('GET', '/api/v1/users/sessions', { token: attackerToken })
+    ).json();
+
+    expect(listed).toEqual({ sessions: [expect.objectContaining({ current: true })] });
+    expect(JSON.stringify(listed)).not.toContain(await victimSessionId());
+  });
+
+  it('answer 404, as an unknown id does, to ending one, and the victim stays signed in', async () => {
+    const id = await victimSessionId();
+
+    expect(await json(await asAttacker('DELETE', `/api/v1/users/sessions/${id}`))).toEqual(
+      SESSION_GONE,
+    );
+    expect(
+      await json(await asAttacker('DELETE', '/api/v1/users/sessions/AAAAAAAAAAAAAAAAAAAAAA')),
+    ).toEqual(SESSION_GONE);
+    expect((await api.getCurrentUser(victim.token)).status).toBe(200);
+  });
+
+  it("are not among the attacker's others: ending every other device leaves the victim's", async () => {
+    const answer = await asAttacker('DELETE', '/api/v1/users/sessions');
+
+    expect(await answer.json()).toEqual({ ended_count: 0 });
+    expect((await api.getCurrentUser(victim.token)).status).toBe(200);
+    expect((await api.getCurrentUser(attackerToken)).status).toBe(200);
+  });
+});
+
 describe("lists and counts never show another member's data", () => {
   const victimTraces = () => [
     victim.requestId,

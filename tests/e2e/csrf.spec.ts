@@ -431,6 +431,34 @@ const actions: Record<string, ActionUnderAttack> = {
       };
     },
   },
+  // Each signs the member in once more, elsewhere, and the attacked call would sign that browser
+  // out: it stays signed in after every forgery, and is signed out by the genuine call.
+  'account.endSession': {
+    victim: 'member',
+    prepare: async ({ victim }) => {
+      const elsewhere = await signedInAs(portal.baseURL, member);
+      // The newest use after the victim's own: the session just started elsewhere.
+      const devicesPage = await (await victim.send('/account/devices')).text();
+      const sessionId = /name="session_id" value="([^"]+)"/.exec(devicesPage)?.[1];
+      expect(sessionId, 'the other session is listed').toBeTruthy();
+      return {
+        page: '/account/devices',
+        fields: { session_id: sessionId ?? '' },
+        written: async () => (await landing(elsewhere, '/dashboard')).status,
+      };
+    },
+  },
+  'account.endOtherSessions': {
+    victim: 'member',
+    prepare: async () => {
+      const elsewhere = await signedInAs(portal.baseURL, member);
+      return {
+        page: '/account/devices',
+        fields: {},
+        written: async () => (await landing(elsewhere, '/dashboard')).status,
+      };
+    },
+  },
   // Last: it ends the session the member's other actions use.
   'auth.signOut': {
     victim: 'member',

@@ -261,6 +261,25 @@ test.describe('two servers on one PostgreSQL', () => {
         expect(await dashboardOf(copyOf(first, keptCookies))).toBe('302 → /sign-in');
         expect(await dashboardOf(copyOf(second, keptCookies))).toBe('302 → /sign-in');
       });
+
+      test('a device signed out from Devices on one server is signed out on both', async () => {
+        const [first, second] = site.web;
+        const laptop = new HttpVisitor(first.baseURL);
+        expect(await postSignIn(laptop, member)).toBe(303);
+        const phone = new HttpVisitor(second.baseURL);
+        expect(await postSignIn(phone, member)).toBe(303);
+        expect(await dashboardOf(through(first, phone))).toBe('greeted');
+
+        const ended = await through(second, laptop).postForm(
+          '/account/devices?_action=account.endOtherSessions',
+          {},
+        );
+        expect(ended.status).toBe(303);
+        expect(ended.headers.get('location')).toBe('/account/devices');
+
+        expect(await dashboardOf(through(first, phone))).toBe('302 → /sign-in');
+        expect(await dashboardOf(through(second, laptop))).toBe('greeted');
+      });
     });
   }
 });

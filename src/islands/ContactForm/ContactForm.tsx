@@ -3,7 +3,7 @@ import { contactMethods } from '../../lib/help-topics';
 import { profileFallbackMessage } from '../../lib/messages';
 import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
-import { ChipChoices } from '../ChipChoices/ChipChoices';
+import { ChipChoices } from '../ChipChoices';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { PhoneInput } from '../../ui/PhoneInput/PhoneInput';
 import styles from '../account-form.module.css';

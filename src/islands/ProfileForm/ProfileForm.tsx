@@ -3,7 +3,7 @@ import { contactMethods, helpTopics } from '../../lib/help-topics';
 import { profileSaveFallbackMessage } from '../../lib/messages';
 import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
-import { ChipChoices } from '../ChipChoices/ChipChoices';
+import { ChipChoices } from '../ChipChoices';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { PhoneInput } from '../../ui/PhoneInput/PhoneInput';
 import { TextInput } from '../../ui/TextInput/TextInput';

@@ -167,6 +167,38 @@ export async function exportAccountData(
   return { data, filename: exportFilename(headers) };
 }
 
+/** One of the member's live sessions as the API describes it (docs/PRODUCT.md §7.2, §11.2). */
+export const deviceSessionSchema = z.object({
+  id: z.string().min(1).max(64),
+  browser: z.string(),
+  system: z.string().nullable(),
+  device_type: z.string().nullable().optional().default(null),
+  network: z.string().nullable(),
+  created_at: z.iso.datetime({ offset: true }),
+  last_used_at: z.iso.datetime({ offset: true }),
+  current: z.boolean(),
+});
+
+export type DeviceSession = z.infer<typeof deviceSessionSchema>;
+
+/** docs/PRODUCT.md §7.2: the member's live sessions, most recently used first. */
+export async function fetchDeviceSessions(api: ApiClient): Promise<DeviceSession[]> {
+  const { data } = await api.request('GET', '/api/v1/users/sessions', {
+    schema: z.object({ sessions: z.array(deviceSessionSchema) }),
+  });
+  return data.sessions;
+}
+
+/** docs/PRODUCT.md §7.2: ends one of the member's sessions (404 once it has ended). */
+export async function endDeviceSession(api: ApiClient, sessionId: string): Promise<void> {
+  await api.request('DELETE', `/api/v1/users/sessions/${encodeURIComponent(sessionId)}`);
+}
+
+/** docs/PRODUCT.md §7.2: ends every session of the member but this one. */
+export async function endOtherDeviceSessions(api: ApiClient): Promise<void> {
+  await api.request('DELETE', '/api/v1/users/sessions');
+}
+
 /** docs/PRODUCT.md §7.1: unlocks the account with the token from the emailed link. */
 export async function unlockAccount(api: ApiClient, token: string): Promise<void> {
   const query = new URLSearchParams({ unlock_token: token });

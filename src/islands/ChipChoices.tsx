@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { Chip } from '../../ui/Chip/Chip';
-import styles from '../account-form.module.css';
+import { Chip } from '../ui/Chip/Chip';
+import styles from './account-form.module.css';
 
 /** One choice of a {@link ChipChoices} group. */
 export interface ChipChoice {
@@ -29,7 +29,7 @@ export interface ChipChoicesProps {
 /**
  * A group of chips that answers one question (the help topics, the contact method), as GOV.UK's
  * checkboxes and radios: a fieldset whose legend asks, the error under the legend, and every chip
- * described by that error.
+ * described by that error. Not an island of its own: a part the islands' forms share.
  */
 export function ChipChoices({
   variant,

@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import Bowser from 'bowser';
+import { and, desc, eq, ne } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { sessions, type Session } from '../db/schema.ts';
+import type { RequestOrigin } from '../http/client-address.ts';
+import { recordSecurityEvent } from './security-events.ts';
+import { sessionIsLive } from './sessions.ts';
+
+/** What the Devices page shows of a session (docs/PRODUCT.md §11.2). */
+export interface DeviceSession {
+  id: string;
+  browser: string;
+  system: string | null;
+  deviceType: string | null;
+  userAgent: string | null;
+  network: string | null;
+  createdAt: Date;
+  lastUsedAt: Date;
+  current: boolean;
+}
+
+export const UNKNOWN_BROWSER = 'Unknown browser';
+
+/**
+ * The public id of a session: a domain-separated SHA-256 of its token hash, cut to 128 bits.
+ * The token hash is itself a hash of 256 random bits, so the id is as unguessable as the token,
+ * stable for the session's life, and needs neither a column nor a secret; it tells nothing of
+ * the row's integer (how many sessions the API has started) nor of the token hash, whose hash it
+ * is (docs/DECISIONS.md).
+ */
+export function publicSessionId(session: Pick<Session, 'tokenHash'>): string {
+  return createHash('sha256')
+    .update(`device-session:${session.tokenHash}`)
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+/** The shape of {@link publicSessionId}, checked before any query. */
+export const PUBLIC_SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
+
+/**
+ * A browser's name and version as a member recognises it: Chrome and Firefox by their major
+ * version ("Chrome 140"), Safari by major and minor, as Apple numbers its releases ("Safari 17.5").
+ */
+function browserLabel(name: string | undefined, version: string | undefined): string {
+  if (!name) return UNKNOWN_BROWSER;
+  const parts = (version ?? '').split('.').filter((part) => /^\d+$/.test(part));
+  const kept = parts.slice(0, name === 'Safari' && parts[1] !== '0' ? 2 : 1);
+  return kept.length > 0 ? `${name} ${kept.join('.')}` : name;
+}
+
+/**
+ * The browser, system and kind of device of a `User-Agent`, parsed with bowser. Parsing happens
+ * here, in the API, so every client of the API shows the same words; an empty, missing or
+ * unrecognised agent is an "Unknown browser" with no system.
+ */
+export function describeUserAgent(userAgent: string | null): {
+  browser: string;
+  system: string | null;
+  deviceType: string | null;
+} {
+  if (!userAgent?.trim()) return { browser: UNKNOWN_BROWSER, system: null, deviceType: null };
+  const parsed = Bowser.parse(userAgent);
+  return {
+    browser: browserLabel(parsed.browser.name, parsed.browser.version),
+    system: parsed.os.name || null,
+    deviceType: parsed.platform.type || null,
+  };
+}
+
+function describe(session: Session, currentSessionId: number): DeviceSession {
+  return {
+    id: publicSessionId(session),
+    ...describeUserAgent(session.userAgent),
+    userAgent: session.userAgent,
+    network: session.network,
+    createdAt: session.createdAt,
+    lastUsedAt: session.lastUsedAt,
+    current: session.id === currentSessionId,
+  };
+}
+
+async function liveSessionsOf(database: Database, userId: number, now: Date): Promise<Session[]> {
+  return database
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), sessionIsLive(now)))
+    .orderBy(desc(sessions.lastUsedAt), desc(sessions.id));
+}
+
+/**
+ * GET /users/sessions: the member's live sessions (the rules of authentication, so an ended or
+ * expired one is never listed), most recently used first. The caller's own was just renewed by
+ * its request, so it comes first.
+ */
+export async function listDeviceSessions(
+  database: Database,
+  caller: { userId: number; sessionId: number },
+  now: Date,
+): Promise<DeviceSession[]> {
+  const rows = await liveSessionsOf(database, caller.userId, now);
+  return rows.map((row) => describe(row, caller.sessionId));
+}
+
+/**
+ * DELETE /users/sessions/:id: ends one of the member's live sessions, with its event, in one
+ * transaction. Another member's session, an ended one and an unknown id are alike `false`: the
+ * search only ever looks among the caller's own live sessions. Ending the caller's own session is
+ * a sign-out.
+ */
+export async function endDeviceSession(
+  database: Database,
+  caller: { userId: number; origin: RequestOrigin },
+  publicId: string,
+  now: Date,
+): Promise<boolean> {
+  if (!PUBLIC_SESSION_ID.test(publicId)) return false;
+  return database.transaction(async (transaction) => {
+    const rows = await liveSessionsOf(transaction, caller.userId, now);
+    const target = rows.find((row) => publicSessionId(row) === publicId);
+    if (!target) return false;
+    await transaction
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.id, target.id), sessionIsLive(now)));
+    await recordSecurityEvent(transaction, {
+      userId: caller.userId,
+      kind: 'session_ended',
+      origin: caller.origin,
+      at: now,
+    });
+    return true;
+  });
+}
+
+/**
+ * DELETE /users/sessions: ends every live session of the member but the caller's, with one event
+ * when there was any to end. Answers how many ended.
+ */
+export async function endOtherDeviceSessions(
+  database: Database,
+  caller: { userId: number; sessionId: number; origin: RequestOrigin },
+  now: Date,
+): Promise<number> {
+  return database.transaction(async (transaction) => {
+    const ended = await transaction
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(sessions.userId, caller.userId),
+          ne(sessions.id, caller.sessionId),
+          sessionIsLive(now),
+        ),
+      )
+      .returning({ id: sessions.id });
+    if (ended.length > 0) {
+      await recordSecurityEvent(transaction, {
+        userId: caller.userId,
+        kind: 'other_sessions_ended',
+        origin: caller.origin,
+        at: now,
+      });
+    }
+    return ended.length;
+  });
+}

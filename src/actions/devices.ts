@@ -1,0 +1,61 @@
+import { defineAction } from 'astro:actions';
+import { z } from 'astro/zod';
+import {
+  deviceSignedOutMessage,
+  devicesFallbackMessage,
+  otherDevicesSignedOutMessage,
+} from '../lib/messages';
+import { paths } from '../routes';
+import { endDeviceSession, endOtherDeviceSessions } from '../server/api/accounts';
+import type { Navigation } from '../server/forms/navigation';
+import { addFlash } from '../server/session/flash';
+import { apiFailure } from './api-failure';
+import { formText } from './fields';
+
+/** The id is only ever the API's, from a hidden field: a wrong one is a broken page, not a typo. */
+const sessionIdField = formText(
+  z.string().trim().min(1, devicesFallbackMessage).max(64, devicesFallbackMessage),
+  devicesFallbackMessage,
+);
+
+/**
+ * docs/PRODUCT.md §7.2, §11.2: signs one of the member's devices out. A session that has already
+ * ended (in another tab, or by its own sign-out) comes back as the API's sentence above the list,
+ * which no longer shows it; a 401 (this session ended) goes to SignIn, as everywhere.
+ */
+export const endSession = defineAction({
+  accept: 'form',
+  input: z.object({ session_id: sessionIdField }),
+  handler: async ({ session_id }, context): Promise<Navigation> => {
+    try {
+      await endDeviceSession(await context.locals.api(), session_id);
+    } catch (error) {
+      throw apiFailure(error, devicesFallbackMessage);
+    }
+    addFlash(context.cookies, {
+      message: deviceSignedOutMessage,
+      type: 'success',
+      autoDismiss: true,
+    });
+    return { redirectTo: paths.accountDevices };
+  },
+});
+
+/** docs/PRODUCT.md §7.2, §11.2: signs every device but this one out. */
+export const endOtherSessions = defineAction({
+  accept: 'form',
+  input: z.object({}),
+  handler: async (_input, context): Promise<Navigation> => {
+    try {
+      await endOtherDeviceSessions(await context.locals.api());
+    } catch (error) {
+      throw apiFailure(error, devicesFallbackMessage);
+    }
+    addFlash(context.cookies, {
+      message: otherDevicesSignedOutMessage,
+      type: 'success',
+      autoDismiss: true,
+    });
+    return { redirectTo: paths.accountDevices };
+  },
+});

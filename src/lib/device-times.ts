@@ -1,0 +1,32 @@
+import { formatDate } from '../ui/format-date';
+
+/**
+ * When a session started, as the Devices page shows it (docs/PRODUCT.md §9's date, then the time):
+ * "11/25/26 at 10:13 PM UTC". UTC, as every date the server renders, so the page reads the same
+ * wherever it was rendered; the `<time datetime>` beside it carries the exact instant.
+ */
+export function formatDateTime(value: string): string {
+  const time = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'UTC',
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(new Date(value));
+  return `${formatDate(value)} at ${time} UTC`;
+}
+
+const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
+
+/**
+ * How long ago a session was last used, in words: "just now" under a minute, then minutes, then
+ * hours. A session lives at most a day (docs/PRODUCT.md §11), so days are never needed; an older
+ * instant (a clock gone wrong) falls back to its date.
+ */
+export function lastActive(value: string, now: Date): string {
+  const elapsed = now.getTime() - Date.parse(value);
+  const minutes = Math.floor(elapsed / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return relative.format(-minutes, 'minute');
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return relative.format(-hours, 'hour');
+  return `on ${formatDate(value)}`;
+}
