@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { bearerToken, requireSession } from '../http/authentication.ts';
-import { clientAddress } from '../http/client-address.ts';
+import { clientAddress, requestOrigin } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { rateLimit, rateLimitPerUser } from '../http/rate-limit.ts';
 import { memberName } from '../http/member-name.ts';
-import { jsonBody } from '../http/validation.ts';
-import { signIn } from '../services/authentication.ts';
+import { jsonBody, queryParameters } from '../http/validation.ts';
+import { signIn, signOut } from '../services/authentication.ts';
 import { companyRequiresMfa, signInMfaFlags } from '../services/mfa.ts';
 import { INVALID_US_PHONE_NUMBER } from '../services/phone-numbers.ts';
 import { CONTACT_METHODS, HELP_TOPICS } from '../services/profile-choices.ts';
@@ -18,7 +18,11 @@ import {
   PASSWORD_CHANGE_PER_USER,
   SIGN_IN_PER_IP,
 } from '../services/rate-limits.ts';
-import { revokeSession } from '../services/sessions.ts';
+import {
+  listSecurityEvents,
+  parseSecurityEventCursor,
+  type SecurityEventCursor,
+} from '../services/security-events.ts';
 import { createPasswordRoutes } from './passwords.ts';
 import { createSignUpRoutes } from './sign-up.ts';
 import { createUnlockRoutes } from './unlock.ts';
@@ -59,6 +63,28 @@ const profileBody = z.object({
   }),
 });
 
+/** A `before`/`after` cursor of GET /users/events: as given in `next`/`previous`, else 400. */
+const eventCursor = z
+  .string()
+  .max(40)
+  .transform((text, context): SecurityEventCursor => {
+    const cursor = parseSecurityEventCursor(text);
+    if (cursor) return cursor;
+    context.addIssue({
+      code: 'custom',
+      message: "must be the next or previous of an earlier page's answer",
+    });
+    return z.NEVER;
+  })
+  .optional();
+
+const eventsQuery = z
+  .object({ before: eventCursor, after: eventCursor })
+  .refine((query) => !(query.before && query.after), {
+    message: 'cannot be given with before',
+    path: ['after'],
+  });
+
 /**
  * Accounts and sessions: /api/v1/users/… (docs/PRODUCT.md §7), with the sign-up (`/sign_up`),
  * password reset (`/password`) and unlock (`/unlock`) routes mounted from their own files.
@@ -73,7 +99,8 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
       rateLimit(dependencies, SIGN_IN_PER_IP, (c) => clientAddress(c, trustedProxies)),
       async (c) => {
         const { user: credentials } = c.req.valid('json');
-        const result = await signIn(db, clock, credentials, publicOrigin);
+        const origin = requestOrigin(c, trustedProxies);
+        const result = await signIn(db, clock, credentials, publicOrigin, origin);
         if (!result.signedIn) return errorResponse(c, 401, ErrorMessage.invalidCredentials);
         const requiresMfa = await companyRequiresMfa(db, result.user.companyId);
         c.header('Authorization', `Bearer ${result.issued.token}`);
@@ -95,7 +122,12 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
           db,
           clock,
           { user: c.get('user'), session: c.get('session') },
-          { currentPassword: change.current_password, password: change.password, publicOrigin },
+          {
+            currentPassword: change.current_password,
+            password: change.password,
+            publicOrigin,
+            origin: requestOrigin(c, trustedProxies),
+          },
         );
         if (result.changed) return c.json(await describeCurrentUser(db, result.user));
         switch (result.reason) {
@@ -118,6 +150,19 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
         }
       },
     )
+    .get('/events', requireSession(dependencies), queryParameters(eventsQuery), async (c) => {
+      const page = await listSecurityEvents(db, c.get('user').id, c.req.valid('query'));
+      return c.json({
+        events: page.events.map((event) => ({
+          kind: event.kind,
+          occurred_at: event.occurredAt.toISOString(),
+          network: event.network,
+          user_agent: event.userAgent,
+        })),
+        next: page.older,
+        previous: page.newer,
+      });
+    })
     .get('/current', requireSession(dependencies), async (c) =>
       c.json(await describeCurrentUser(db, c.get('user'))),
     )
@@ -149,7 +194,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
       // Sign-out succeeds whatever the token's state: the client clears its session either way,
       // and a stale or unknown token has nothing left to revoke.
       const token = bearerToken(c);
-      if (token) await revokeSession(db, token, clock.now());
+      if (token) await signOut(db, clock, token, requestOrigin(c, trustedProxies));
       return c.body(null, 204);
     })
     .route('/sign_up', createSignUpRoutes(dependencies))
