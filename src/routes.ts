@@ -36,6 +36,7 @@ export type RouteName =
   | 'Dashboard'
   | 'Account'
   | 'AccountSecurity'
+  | 'AccountActivity'
   | 'Requests'
   | 'Request'
   | 'RequestCategory'
@@ -107,6 +108,7 @@ export const paths = {
   dashboard: '/dashboard',
   account: '/account',
   accountSecurity: '/account/security',
+  accountActivity: '/account/activity',
   requests: '/requests',
   request: (requestId: string) => `/requests/${encodeURIComponent(requestId)}`,
   requestCategory: (categoryId: string) => `/requests/category/${encodeURIComponent(categoryId)}`,
@@ -135,6 +137,7 @@ export const pageRoutes = [
   // Pages with the new-request or note form: without JavaScript its file comes with the post.
   { name: 'Dashboard', pattern: '/dashboard', guard: 'auth', maxBodyBytes: uploadBodyLimitBytes },
   { name: 'AccountSecurity', pattern: '/account/security', guard: 'auth' },
+  { name: 'AccountActivity', pattern: '/account/activity', guard: 'auth' },
   { name: 'Requests', pattern: '/requests', guard: 'auth' },
   {
     name: 'RequestCategory',
