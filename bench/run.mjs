@@ -49,6 +49,7 @@ const lighthousePages = [
   ['MfaEnrollment', 'MFA enrollment required'],
   ['Dashboard', 'member'],
   ['AccountSecurity', 'member'],
+  ['AccountActivity', 'member'],
   ['Requests', 'member'],
   ['Request', 'member'],
 ];

@@ -285,6 +285,7 @@ test.describe('CSP violations in the browser', () => {
     MfaEnrollment: { visitor: 'member at the MFA step', path: '/mfa-enrollment' },
     Dashboard: { visitor: 'member', path: '/dashboard' },
     AccountSecurity: { visitor: 'member', path: '/account/security' },
+    AccountActivity: { visitor: 'member', path: '/account/activity' },
     Requests: { visitor: 'member', path: '/requests?tab=closed' },
     Request: { visitor: 'member', path: linkMatching(/^\/requests\/[0-9a-f-]{36}$/) },
     RequestCategory: { visitor: 'member', path: linkMatching(/^\/requests\/category\//) },
