@@ -1,3 +1,5 @@
+import type { SecurityEventKind } from '../server/api/accounts';
+
 /** Words of docs/PRODUCT.md §8 and of the product's own notices, shared by actions and islands. */
 export const signInFallbackMessage = 'Unable to sign in at this time. Please try again later.';
 export const signedOutMessage = 'You have been signed out.';
@@ -59,7 +61,7 @@ export const unknownCompanyLinkLead =
  * The Activity page's sentence for each kind of security event (docs/PRODUCT.md §8, §11.2), and
  * the one for a kind this portal does not know yet.
  */
-export const securityEventSentences: Readonly<Record<string, string>> = {
+const sentenceOfEachKind = {
   signed_in: 'Signed in',
   sign_in_failed: 'Failed sign-in attempt',
   locked: 'Account locked after too many attempts',
@@ -76,6 +78,8 @@ export const securityEventSentences: Readonly<Record<string, string>> = {
   session_ended: 'A device was signed out',
   other_sessions_ended: 'All other devices were signed out',
   signed_out: 'Signed out',
-};
+} satisfies Record<SecurityEventKind, string>;
+// Looked up by the API's string, which may name a kind this portal does not know yet.
+export const securityEventSentences: Readonly<Record<string, string>> = sentenceOfEachKind;
 export const unknownSecurityEventSentence = 'Account activity';
 export const noActivityMessage = 'There is no activity on your account in the last 90 days.';
