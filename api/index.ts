@@ -25,6 +25,10 @@ import {
 } from './services/storage/local-storage.ts';
 import type { FileStorage } from './services/storage/file-storage.ts';
 import {
+  createSecurityEventSweeper,
+  type SecurityEventSweeper,
+} from './services/security-event-sweeper.ts';
+import {
   createUnattachedFileSweeper,
   type UnattachedFileSweeper,
 } from './services/unattached-file-sweeper.ts';
@@ -37,6 +41,7 @@ export type { Clock } from './services/clock.ts';
 export type { EmailProvider, OutboxWorker, TextProvider } from './services/outbox.ts';
 export type { FileStorage } from './services/storage/file-storage.ts';
 export type { UnattachedFileSweeper } from './services/unattached-file-sweeper.ts';
+export type { SecurityEventSweeper } from './services/security-event-sweeper.ts';
 export { TrustedProxies } from './http/trusted-proxies.ts';
 
 /** Where the site is when nobody says: the web server's default address. */
@@ -108,6 +113,11 @@ export interface ReferenceApiOptions {
    * for their upload address (default true). Tests turn it off and call `removeDue()` by hand.
    */
   sweepUnattachedFiles?: boolean | undefined;
+  /**
+   * Delete, every hour in this process, the security events older than 90 days (default true).
+   * Tests turn it off and call `removeDue()` by hand.
+   */
+  sweepSecurityEvents?: boolean | undefined;
 }
 
 /** The reference API, running in this process. */
@@ -117,7 +127,7 @@ export interface ReferenceApi {
   /** The seeded demo accounts; empty unless `seedDemoData` was set. */
   demoAccounts: DemoAccount[];
   /**
-   * Stops the outbox worker and the sweeper of unattached files (waiting for a pass in flight),
+   * Stops the outbox worker and the sweepers (waiting for a pass in flight),
    * then closes the database.
    */
   close(): Promise<void>;
@@ -134,6 +144,8 @@ export interface ReferenceApiServer extends ReferenceApi {
   storage: FileStorage;
   /** Removes unattached files (started only with `sweepUnattachedFiles`). */
   unattachedFiles: UnattachedFileSweeper;
+  /** Deletes security events past their 90 days (started only with `sweepSecurityEvents`). */
+  securityEvents: SecurityEventSweeper;
 }
 
 /**
@@ -212,17 +224,20 @@ export async function openReferenceApi(
     if (options.deliverOutbox ?? true) outbox.start();
     const unattachedFiles = createUnattachedFileSweeper({ db: database.db, clock, storage });
     if (options.sweepUnattachedFiles ?? true) unattachedFiles.start();
+    const securityEvents = createSecurityEventSweeper({ db: database.db, clock });
+    if (options.sweepSecurityEvents ?? true) securityEvents.start();
     return {
       app,
       outbox,
       emailDelivery: emailProvider.description,
       storage,
       unattachedFiles,
+      securityEvents,
       fetch: async (request) => app.fetch(request),
       demoAccounts,
       close: async () => {
         try {
-          await Promise.all([outbox.stop(), unattachedFiles.stop()]);
+          await Promise.all([outbox.stop(), unattachedFiles.stop(), securityEvents.stop()]);
           await emailProvider.close?.();
           await textProvider.close?.();
         } finally {

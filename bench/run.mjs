@@ -50,6 +50,7 @@ const lighthousePages = [
   ['Dashboard', 'member'],
   ['AccountSecurity', 'member'],
   ['AccountDevices', 'member'],
+  ['AccountActivity', 'member'],
   ['Requests', 'member'],
   ['Request', 'member'],
 ];

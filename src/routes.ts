@@ -39,6 +39,7 @@ export type RouteName =
   | 'AccountData'
   | 'AccountDataExport'
   | 'AccountDevices'
+  | 'AccountActivity'
   | 'Requests'
   | 'Request'
   | 'RequestCategory'
@@ -115,6 +116,7 @@ export const paths = {
   accountDataExport: '/account/data/export',
   accountDeleted: '/account-deleted',
   accountDevices: '/account/devices',
+  accountActivity: '/account/activity',
   requests: '/requests',
   request: (requestId: string) => `/requests/${encodeURIComponent(requestId)}`,
   requestCategory: (categoryId: string) => `/requests/category/${encodeURIComponent(categoryId)}`,
@@ -144,6 +146,7 @@ export const pageRoutes = [
   { name: 'Dashboard', pattern: '/dashboard', guard: 'auth', maxBodyBytes: uploadBodyLimitBytes },
   { name: 'AccountSecurity', pattern: '/account/security', guard: 'auth' },
   { name: 'AccountDevices', pattern: '/account/devices', guard: 'auth' },
+  { name: 'AccountActivity', pattern: '/account/activity', guard: 'auth' },
   { name: 'Requests', pattern: '/requests', guard: 'auth' },
   {
     name: 'RequestCategory',

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { MFA_TOKEN_HEADER, requireSession } from '../http/authentication.ts';
+import { requestOrigin } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { tooManyRequests } from '../http/rate-limit.ts';
@@ -37,7 +38,7 @@ export const MfaMessage = {
  * session and works before MFA is complete (that is what they complete).
  */
 export function createMfaRoutes(dependencies: ApiDependencies) {
-  const { db, clock, publicOrigin } = dependencies;
+  const { db, clock, trustedProxies, publicOrigin } = dependencies;
   const session = requireSession(dependencies, { allowUnverifiedMfa: true });
 
   return new Hono<ApiEnv>()
@@ -93,6 +94,7 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
         { userId: user.id, sessionId: c.get('session').id, mfaVerified: c.get('mfaVerified') },
         c.req.valid('json').otp,
         publicOrigin,
+        requestOrigin(c, trustedProxies),
       );
       if (!result.verified) {
         return result.reason === 'codes_paused'

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { clientAddress } from '../http/client-address.ts';
+import { clientAddress, requestOrigin } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { ErrorMessage } from '../http/errors.ts';
 import { rateLimit, tooManyRequests } from '../http/rate-limit.ts';
@@ -84,6 +84,7 @@ export function createPasswordRoutes(dependencies: ApiDependencies) {
         password: body.password,
         passwordConfirmation: body.password_confirmation,
         publicOrigin,
+        origin: requestOrigin(c, trustedProxies),
       });
       if (result.changed) return c.json({ message: PasswordMessage.changed });
       switch (result.reason) {

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { clientAddress } from '../http/client-address.ts';
+import { clientAddress, requestOrigin } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { rateLimit, tooManyRequests } from '../http/rate-limit.ts';
@@ -35,7 +35,7 @@ export function createUnlockRoutes(dependencies: ApiDependencies) {
     .get('/', async (c) => {
       const token = c.req.query('unlock_token');
       if (!token) return errorResponse(c, 400, 'unlock_token is required.');
-      if (!(await unlockWithToken(db, clock, token))) {
+      if (!(await unlockWithToken(db, clock, token, requestOrigin(c, trustedProxies)))) {
         return errorResponse(c, 422, ErrorMessage.invalidUnlockToken);
       }
       return c.json({ message: UnlockMessage.unlocked });

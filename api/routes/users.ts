@@ -6,10 +6,10 @@ import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { rateLimit, rateLimitPerUser } from '../http/rate-limit.ts';
 import { memberName } from '../http/member-name.ts';
-import { jsonBody } from '../http/validation.ts';
+import { jsonBody, queryParameters } from '../http/validation.ts';
 import { deleteAccount } from '../services/account-deletion.ts';
 import { exportAccount } from '../services/account-export.ts';
-import { signIn } from '../services/authentication.ts';
+import { signIn, signOut } from '../services/authentication.ts';
 import {
   endDeviceSession,
   endOtherDeviceSessions,
@@ -29,7 +29,11 @@ import {
   PASSWORD_CHANGE_PER_USER,
   SIGN_IN_PER_IP,
 } from '../services/rate-limits.ts';
-import { revokeSession } from '../services/sessions.ts';
+import {
+  listSecurityEvents,
+  parseSecurityEventCursor,
+  type SecurityEventCursor,
+} from '../services/security-events.ts';
 import { createPasswordRoutes } from './passwords.ts';
 import { createSignUpRoutes } from './sign-up.ts';
 import { createUnlockRoutes } from './unlock.ts';
@@ -90,6 +94,28 @@ function deviceSessionJson(session: DeviceSession) {
   };
 }
 
+/** A `before`/`after` cursor of GET /users/events: as given in `next`/`previous`, else 400. */
+const eventCursor = z
+  .string()
+  .max(40)
+  .transform((text, context): SecurityEventCursor => {
+    const cursor = parseSecurityEventCursor(text);
+    if (cursor) return cursor;
+    context.addIssue({
+      code: 'custom',
+      message: "must be the next or previous of an earlier page's answer",
+    });
+    return z.NEVER;
+  })
+  .optional();
+
+const eventsQuery = z
+  .object({ before: eventCursor, after: eventCursor })
+  .refine((query) => !(query.before && query.after), {
+    message: 'cannot be given with before',
+    path: ['after'],
+  });
+
 /**
  * Accounts and sessions: /api/v1/users/… (docs/PRODUCT.md §7), with the sign-up (`/sign_up`),
  * password reset (`/password`) and unlock (`/unlock`) routes mounted from their own files.
@@ -133,7 +159,12 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
             db,
             clock,
             { user: c.get('user'), session: c.get('session') },
-            { currentPassword: change.current_password, password: change.password, publicOrigin },
+            {
+              currentPassword: change.current_password,
+              password: change.password,
+              publicOrigin,
+              origin: requestOrigin(c, trustedProxies),
+            },
           );
           if (result.changed) return c.json(await describeCurrentUser(db, result.user));
           switch (result.reason) {
@@ -172,6 +203,19 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
           return errorResponse(c, 422, ErrorMessage.wrongCurrentPassword, 'user.current_password');
         },
       )
+      .get('/events', requireSession(dependencies), queryParameters(eventsQuery), async (c) => {
+        const page = await listSecurityEvents(db, c.get('user').id, c.req.valid('query'));
+        return c.json({
+          events: page.events.map((event) => ({
+            kind: event.kind,
+            occurred_at: event.occurredAt.toISOString(),
+            network: event.network,
+            user_agent: event.userAgent,
+          })),
+          next: page.older,
+          previous: page.newer,
+        });
+      })
       .get('/current', requireSession(dependencies), async (c) =>
         c.json(await describeCurrentUser(db, c.get('user'))),
       )
@@ -251,7 +295,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
         // Sign-out succeeds whatever the token's state: the client clears its session either way,
         // and a stale or unknown token has nothing left to revoke.
         const token = bearerToken(c);
-        if (token) await revokeSession(db, token, clock.now());
+        if (token) await signOut(db, clock, token, requestOrigin(c, trustedProxies));
         return c.body(null, 204);
       })
       .route('/sign_up', createSignUpRoutes(dependencies))

@@ -1,11 +1,17 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
 import { users, type User } from '../db/schema.ts';
+import type { RequestOrigin } from '../http/client-address.ts';
 import type { Clock } from './clock.ts';
 import { registerSignInAttempt } from './lockout.ts';
 import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
-import { createSession, deleteEndedSessions, type IssuedSession } from './sessions.ts';
+import { recordSecurityEvent } from './security-events.ts';
+import {
+  createSession,
+  deleteEndedSessions,
+  revokeSession,
+  type IssuedSession,
+} from './sessions.ts';
 import { withMinimumDuration } from './timing.ts';
 import { emailUnlockLink } from './unlock.ts';
 
@@ -66,8 +72,13 @@ async function checkCredentials(
 
   return database.transaction(async (transaction): Promise<SignInResult> => {
     const verdict = await registerSignInAttempt(transaction, user.id, passwordMatches, now);
+    // Only a known account has events; an unknown email records nothing, and the insert's few
+    // milliseconds are inside SIGN_IN_MINIMUM_DURATION_MS like the rest of this transaction.
+    const event = { userId: user.id, origin, at: now };
     if (!verdict.accepted) {
+      await recordSecurityEvent(transaction, { ...event, kind: 'sign_in_failed' });
       if (!verdict.newlyLocked) return { signedIn: false, newlyLockedUser: null };
+      await recordSecurityEvent(transaction, { ...event, kind: 'locked' });
       // In the transaction that set the lock: exactly one unlock email per lock, however many
       // wrong guesses race for the tenth place.
       await emailUnlockLink(transaction, user, now, publicOrigin);
@@ -75,6 +86,26 @@ async function checkCredentials(
     }
     await deleteEndedSessions(transaction, user.id, now);
     const issued = await createSession(transaction, user.id, now, origin);
+    await recordSecurityEvent(transaction, { ...event, kind: 'signed_in' });
     return { signedIn: true, user, issued };
+  });
+}
+
+/**
+ * DELETE /users/sign_out: ends the session of a token and records `signed_out` for its member, in
+ * one transaction. An unknown, malformed or already ended token changes nothing and records nothing.
+ */
+export async function signOut(
+  database: Database,
+  clock: Clock,
+  token: string,
+  origin: RequestOrigin,
+): Promise<void> {
+  const now = clock.now();
+  await database.transaction(async (transaction) => {
+    const userId = await revokeSession(transaction, token, now);
+    if (userId !== null) {
+      await recordSecurityEvent(transaction, { userId, kind: 'signed_out', origin, at: now });
+    }
   });
 }

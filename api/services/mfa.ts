@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
+import type { RequestOrigin } from '../http/client-address.ts';
 import { companies, oneTimeCodes, sessions, users, type Session, type User } from '../db/schema.ts';
 import { codesPausedEmail, unlockLink } from './account-emails.ts';
 import { issueAccountToken } from './account-tokens.ts';
@@ -22,6 +23,7 @@ import {
 } from './one-time-codes.ts';
 import { enqueueEmail, enqueueText } from './outbox.ts';
 import { phoneLastDigits } from './phone-numbers.ts';
+import { recordSecurityEvent } from './security-events.ts';
 import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
 
 /**
@@ -353,6 +355,7 @@ export async function verifyMfaCode(
   context: MfaRequestContext,
   otp: string,
   publicOrigin: string,
+  origin: RequestOrigin,
 ): Promise<VerifyCodeResult> {
   const now = clock.now();
   const candidate = normaliseOneTimeCodeInput(otp);
@@ -374,7 +377,7 @@ export async function verifyMfaCode(
     // Not a code at all (a typo such as five digits): refused without spending a try.
     if (!looksLikeOneTimeCode(candidate)) return INVALID_CODE;
     if (!oneTimeCodeMatches(candidate, code.codeHash)) {
-      return countWrongCode(transaction, user, code.id, now, publicOrigin);
+      return countWrongCode(transaction, user, code.id, now, publicOrigin, origin);
     }
 
     if (code.purpose === 'enroll' && hasEnrolledMfa(user) && !context.mfaVerified) {
@@ -399,6 +402,14 @@ export async function verifyMfaCode(
     if (!spent) return INVALID_CODE;
 
     if (code.purpose === 'enroll') {
+      if (!hasEnrolledMfa(user)) {
+        await recordSecurityEvent(transaction, {
+          userId: user.id,
+          kind: 'two_step_enabled',
+          origin,
+          at: now,
+        });
+      }
       await transaction
         .update(users)
         .set({ mfaPhone: code.phone, pendingMfaPhone: null, updatedAt: now })
@@ -424,6 +435,7 @@ async function countWrongCode(
   codeId: number,
   now: Date,
   publicOrigin: string,
+  origin: RequestOrigin,
 ): Promise<VerifyCodeResult> {
   await transaction
     .update(oneTimeCodes)
@@ -451,6 +463,12 @@ async function countWrongCode(
     .update(users)
     .set({ mfaCodesPausedAt: now, updatedAt: now })
     .where(eq(users.id, user.id));
+  await recordSecurityEvent(transaction, {
+    userId: user.id,
+    kind: 'two_step_codes_paused',
+    origin,
+    at: now,
+  });
   await emailCodesPausedNotice(transaction, user, now, publicOrigin);
   return CODES_PAUSED;
 }

@@ -1,12 +1,14 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users, type Session, type User } from '../db/schema.ts';
+import type { RequestOrigin } from '../http/client-address.ts';
 import { passwordChangedWhileSignedInEmail } from './account-emails.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
 import type { Clock } from './clock.ts';
 import { registerSignInAttempt } from './lockout.ts';
 import { enqueueEmail } from './outbox.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.ts';
+import { recordSecurityEvent } from './security-events.ts';
 import { revokeAllSessions, revokeOtherSessions } from './sessions.ts';
 import { withMinimumDuration } from './timing.ts';
 import { emailUnlockLink } from './unlock.ts';
@@ -15,6 +17,7 @@ export interface PasswordChangeInput {
   currentPassword: string;
   password: string;
   publicOrigin: string;
+  origin: RequestOrigin;
 }
 
 export type PasswordChangeResult =
@@ -91,6 +94,12 @@ async function change(
     const attempt = await registerSignInAttempt(transaction, user.id, currentMatches, now);
     if (!attempt.accepted) {
       if (attempt.newlyLocked) {
+        await recordSecurityEvent(transaction, {
+          userId: user.id,
+          kind: 'locked',
+          origin: input.origin,
+          at: now,
+        });
         await emailUnlockLink(transaction, user, now, input.publicOrigin);
         await revokeAllSessions(transaction, user.id, now);
       }
@@ -107,6 +116,12 @@ async function change(
       .returning();
     if (!updated) return { changed: false, reason: 'wrong_current_password' };
     await revokeOtherSessions(transaction, user.id, session.id, now);
+    await recordSecurityEvent(transaction, {
+      userId: user.id,
+      kind: 'password_changed',
+      origin: input.origin,
+      at: now,
+    });
     await enqueueEmail(
       transaction,
       user.email,

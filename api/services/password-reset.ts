@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
+import type { RequestOrigin } from '../http/client-address.ts';
 import { passwordChangedEmail, passwordResetEmail, resetPasswordLink } from './account-emails.ts';
 import {
   findUsableAccountToken,
@@ -14,6 +15,7 @@ import { UNLOCKED_STATE } from './lockout.ts';
 import { resumeOneTimeCodes } from './mfa.ts';
 import { enqueueEmail } from './outbox.ts';
 import { checkPasswordPolicy, hashPassword } from './passwords.ts';
+import { recordSecurityEvent } from './security-events.ts';
 import { revokeAllSessions } from './sessions.ts';
 
 /**
@@ -38,6 +40,7 @@ export interface PasswordResetInput {
   password: string;
   passwordConfirmation: string;
   publicOrigin: string;
+  origin: RequestOrigin;
 }
 
 export type PasswordResetResult =
@@ -95,6 +98,12 @@ export async function resetPassword(
     await voidAccountTokens(transaction, user.id, 'unlock', now);
     await resumeOneTimeCodes(transaction, user.id, now);
     await revokeAllSessions(transaction, user.id, now);
+    await recordSecurityEvent(transaction, {
+      userId: user.id,
+      kind: 'password_reset',
+      origin: input.origin,
+      at: now,
+    });
     await enqueueEmail(transaction, user.email, passwordChangedEmail(input.publicOrigin), now);
     return { changed: true };
   });

@@ -1,6 +1,8 @@
+import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { securityEvents, type SecurityEventKind } from '../db/schema.ts';
+import { securityEvents, type SecurityEvent, type SecurityEventKind } from '../db/schema.ts';
 import type { RequestOrigin } from '../http/client-address.ts';
+import { HOUR } from './clock.ts';
 
 /** How long the Activity page remembers an event; the sweeper removes older ones. */
 export const SECURITY_EVENT_RETENTION_DAYS = 90;
@@ -24,4 +26,120 @@ export async function recordSecurityEvent(
     network: event.origin.network,
     userAgent: event.origin.userAgent,
   });
+}
+
+/** Events on one page of GET /users/events. */
+export const SECURITY_EVENTS_PAGE_SIZE = 20;
+
+/**
+ * A place in the account's events, newest first: an event's time (milliseconds since 1970) and
+ * id. Events are written with the API clock's milliseconds, so the pair names one event exactly;
+ * the id breaks ties between events of the same millisecond.
+ */
+export interface SecurityEventCursor {
+  occurredAt: Date;
+  id: number;
+}
+
+const CURSOR_PATTERN = /^(\d{1,15})-(\d{1,10})$/;
+
+export function formatSecurityEventCursor(cursor: SecurityEventCursor): string {
+  return `${cursor.occurredAt.getTime()}-${cursor.id}`;
+}
+
+/** The cursor written by {@link formatSecurityEventCursor}, or null for anything else. */
+export function parseSecurityEventCursor(text: string): SecurityEventCursor | null {
+  const match = CURSOR_PATTERN.exec(text);
+  if (!match) return null;
+  const occurredAt = new Date(Number(match[1]));
+  const id = Number(match[2]);
+  if (Number.isNaN(occurredAt.getTime()) || id > 2_147_483_647) return null;
+  return { occurredAt, id };
+}
+
+export interface SecurityEventsPage {
+  /** Newest first. */
+  events: SecurityEvent[];
+  /** Where the older page starts (`before=`), null on the oldest page. */
+  older: string | null;
+  /** Where the newer page starts (`after=`), null on the newest page. */
+  newer: string | null;
+}
+
+/**
+ * One page of a member's events, newest first, keyset-paged on (occurred_at, id): `before` gives
+ * the events older than a cursor, `after` the ones newer than it (the page just above it), and
+ * neither the newest. Unlike an offset, a cursor keeps its place while new events arrive at the
+ * top and old ones are swept at the bottom, and it costs one index range however deep the page.
+ */
+export async function listSecurityEvents(
+  database: Database,
+  userId: number,
+  position: { before?: SecurityEventCursor | undefined; after?: SecurityEventCursor | undefined },
+): Promise<SecurityEventsPage> {
+  const key = sql`(${securityEvents.occurredAt}, ${securityEvents.id})`;
+  const pair = (cursor: SecurityEventCursor) =>
+    sql`(${cursor.occurredAt.toISOString()}::timestamptz, ${cursor.id}::integer)`;
+  const mine = eq(securityEvents.userId, userId);
+
+  let events: SecurityEvent[];
+  if (position.after) {
+    const ascending = await database
+      .select()
+      .from(securityEvents)
+      .where(and(mine, sql`${key} > ${pair(position.after)}`))
+      .orderBy(asc(securityEvents.occurredAt), asc(securityEvents.id))
+      .limit(SECURITY_EVENTS_PAGE_SIZE);
+    events = ascending.reverse();
+  } else {
+    events = await database
+      .select()
+      .from(securityEvents)
+      .where(position.before ? and(mine, sql`${key} < ${pair(position.before)}`) : mine)
+      .orderBy(desc(securityEvents.occurredAt), desc(securityEvents.id))
+      .limit(SECURITY_EVENTS_PAGE_SIZE);
+  }
+
+  const newest = events[0];
+  const oldest = events.at(-1);
+  const anyBeyond = async (condition: SQL) => {
+    const [row] = await database
+      .select({ id: securityEvents.id })
+      .from(securityEvents)
+      .where(and(mine, condition))
+      .limit(1);
+    return row !== undefined;
+  };
+  const older =
+    oldest && (await anyBeyond(sql`${key} < ${pair(oldest)}`))
+      ? formatSecurityEventCursor(oldest)
+      : null;
+  const newer =
+    newest && (await anyBeyond(sql`${key} > ${pair(newest)}`))
+      ? formatSecurityEventCursor(newest)
+      : null;
+  return { events, older, newer };
+}
+
+/**
+ * Deletes up to `limit` events older than {@link SECURITY_EVENT_RETENTION_DAYS} (any member's),
+ * oldest first. Resolves to the number deleted.
+ */
+export async function deleteExpiredSecurityEvents(
+  database: Database,
+  now: Date,
+  limit: number,
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - SECURITY_EVENT_RETENTION_DAYS * 24 * HOUR);
+  const due = database
+    .select({ id: securityEvents.id })
+    .from(securityEvents)
+    .where(lt(securityEvents.occurredAt, cutoff))
+    .orderBy(asc(securityEvents.occurredAt))
+    .limit(limit);
+  const deleted = await database
+    .delete(securityEvents)
+    .where(inArray(securityEvents.id, due))
+    .returning({ id: securityEvents.id });
+  return deleted.length;
 }

@@ -120,13 +120,22 @@ export async function deleteEndedSessions(
     );
 }
 
-/** Ends the session of a token, if there is one. Revoking twice is harmless. */
-export async function revokeSession(database: Database, token: string, now: Date): Promise<void> {
-  if (!looksLikeToken(token)) return;
-  await database
+/**
+ * Ends the session of a token, if there is one. Revoking twice is harmless. Resolves to the
+ * member whose session this call ended, null when none was (so a repeated sign-out is no event).
+ */
+export async function revokeSession(
+  database: Database,
+  token: string,
+  now: Date,
+): Promise<number | null> {
+  if (!looksLikeToken(token)) return null;
+  const [ended] = await database
     .update(sessions)
     .set({ revokedAt: now })
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
+    .returning({ userId: sessions.userId });
+  return ended?.userId ?? null;
 }
 
 /**

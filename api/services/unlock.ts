@@ -1,12 +1,14 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users, type User } from '../db/schema.ts';
+import type { RequestOrigin } from '../http/client-address.ts';
 import { unlockEmail, unlockLink } from './account-emails.ts';
 import { issueAccountToken, spendAccountToken, withAccountOf } from './account-tokens.ts';
 import type { Clock } from './clock.ts';
 import { isLocked, UNLOCKED_STATE } from './lockout.ts';
 import { emailCodesPausedNotice, resumeOneTimeCodes } from './mfa.ts';
 import { enqueueEmail } from './outbox.ts';
+import { recordSecurityEvent } from './security-events.ts';
 import { revokeAllSessions } from './sessions.ts';
 
 /**
@@ -51,7 +53,12 @@ export function requestUnlockLink(
  * the codes; the link proves the member reads the account's email, so whatever session exists
  * from before starts over with a sign-in. False for a malformed, unknown, used or expired token.
  */
-export function unlockWithToken(database: Database, clock: Clock, token: string): Promise<boolean> {
+export function unlockWithToken(
+  database: Database,
+  clock: Clock,
+  token: string,
+  origin: RequestOrigin,
+): Promise<boolean> {
   const now = clock.now();
   return database.transaction(async (transaction) => {
     const spent = await spendAccountToken(transaction, token, 'unlock', now);
@@ -62,6 +69,12 @@ export function unlockWithToken(database: Database, clock: Clock, token: string)
       .where(eq(users.id, spent.userId));
     await resumeOneTimeCodes(transaction, spent.userId, now);
     await revokeAllSessions(transaction, spent.userId, now);
+    await recordSecurityEvent(transaction, {
+      userId: spent.userId,
+      kind: 'unlocked',
+      origin,
+      at: now,
+    });
     return true;
   });
 }

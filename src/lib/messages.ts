@@ -1,3 +1,5 @@
+import type { SecurityEventKind } from '../server/api/accounts';
+
 /** Words of docs/PRODUCT.md §8 and of the product's own notices, shared by actions and islands. */
 export const signInFallbackMessage = 'Unable to sign in at this time. Please try again later.';
 export const signedOutMessage = 'You have been signed out.';
@@ -67,3 +69,30 @@ export const unsavableCharacterMessage = (fieldLabel = 'Your answer'): string =>
 export const unknownCompanyLinkHeading = 'This company link is not known';
 export const unknownCompanyLinkLead =
   'We do not know that company. Check the link you were given, or create an account on your own: you can still join your company later.';
+
+/**
+ * The Activity page's sentence for each kind of security event (docs/PRODUCT.md §8, §11.2), and
+ * the one for a kind this portal does not know yet.
+ */
+const sentenceOfEachKind = {
+  signed_in: 'Signed in',
+  sign_in_failed: 'Failed sign-in attempt',
+  locked: 'Account locked after too many attempts',
+  unlocked: 'Account unlocked with the emailed link',
+  password_changed: 'Password changed',
+  password_reset: 'Password reset with the emailed link',
+  email_verified: 'Email address confirmed',
+  email_change_requested: 'Change of email address requested',
+  email_changed: 'Email address changed',
+  two_step_enabled: 'Two-step verification turned on',
+  two_step_phone_changed: 'Two-step verification phone changed',
+  two_step_disabled: 'Two-step verification turned off',
+  two_step_codes_paused: 'Sign-in codes paused after too many wrong codes',
+  session_ended: 'A device was signed out',
+  other_sessions_ended: 'All other devices were signed out',
+  signed_out: 'Signed out',
+} satisfies Record<SecurityEventKind, string>;
+// Looked up by the API's string, which may name a kind this portal does not know yet.
+export const securityEventSentences: Readonly<Record<string, string>> = sentenceOfEachKind;
+export const unknownSecurityEventSentence = 'Account activity';
+export const noActivityMessage = 'There is no activity on your account in the last 90 days.';

@@ -1,4 +1,6 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { securityEvents } from '../../api/db/schema.ts';
 import { HOUR, MINUTE, SECOND } from '../../api/services/clock.ts';
 import { ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT } from '../../api/services/one-time-codes.ts';
 import {
@@ -208,6 +210,17 @@ describe('the wrong codes of an account', () => {
     expect(await api.mailTo(phone)).toHaveLength(texts);
     const emails = await api.mailTo(account.email);
     expect(emails.map((email) => email.subject)).toEqual([CODES_PAUSED_SUBJECT]);
+    // The Activity page says so once, however many refused tries came after.
+    const paused = await api.db
+      .select()
+      .from(securityEvents)
+      .where(
+        and(
+          eq(securityEvents.userId, account.user.id),
+          eq(securityEvents.kind, 'two_step_codes_paused'),
+        ),
+      );
+    expect(paused).toHaveLength(1);
   });
 
   it('are forgotten, and codes resume, once the member resets the password', async () => {

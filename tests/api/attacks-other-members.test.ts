@@ -261,3 +261,51 @@ describe("lists and counts never show another member's data", () => {
     expect(list).toContain(VICTIM_TITLE);
   });
 });
+
+describe("another member's security events (docs/PRODUCT.md §11.2)", () => {
+  interface EventsAnswer {
+    events: { kind: string; network: string | null }[];
+    next: string | null;
+    previous: string | null;
+  }
+  const eventsOf = async (token: string, query = '') => {
+    const response = await api.call('GET', `/api/v1/users/events${query}`, { token });
+    expect(response.status).toBe(200);
+    return (await response.json()) as EventsAnswer;
+  };
+
+  it('are never listed, whatever cursor asks for them', async () => {
+    const target = await api.createUser();
+    const victimToken = await api.signInToken(target);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      await api.signIn(
+        { email: target.email, password: 'a guess' },
+        { clientAddress: '192.0.2.44' },
+      );
+    }
+    const attacker = await api.createUser();
+    const attackerSession = await api.signInToken(attacker);
+    const victimEvents = await eventsOf(victimToken);
+    expect(victimEvents.events.map((event) => event.kind)).toEqual([
+      'sign_in_failed',
+      'sign_in_failed',
+      'sign_in_failed',
+      'signed_in',
+    ]);
+
+    const own = await eventsOf(attackerSession);
+    expect(own).toEqual({
+      events: [expect.objectContaining({ kind: 'signed_in' })],
+      next: null,
+      previous: null,
+    });
+    // A cursor is a place in time, not a key to someone's list: past the victim's newest event
+    // the attacker still reads only their own.
+    const farFuture = `${Date.now() + 10 * 365 * 24 * 3600 * 1000}-2147483647`;
+    for (const query of [`?before=${farFuture}`, '?after=0-0']) {
+      const answer = await eventsOf(attackerSession, query);
+      expect(answer.events.map((event) => event.kind)).toEqual(['signed_in']);
+      expect(JSON.stringify(answer)).not.toContain('192.0.2.0/24');
+    }
+  });
+});

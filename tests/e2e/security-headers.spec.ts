@@ -286,6 +286,7 @@ test.describe('CSP violations in the browser', () => {
     Dashboard: { visitor: 'member', path: '/dashboard' },
     AccountSecurity: { visitor: 'member', path: '/account/security' },
     AccountDevices: { visitor: 'member', path: '/account/devices' },
+    AccountActivity: { visitor: 'member', path: '/account/activity' },
     Requests: { visitor: 'member', path: '/requests?tab=closed' },
     Request: { visitor: 'member', path: linkMatching(/^\/requests\/[0-9a-f-]{36}$/) },
     RequestCategory: { visitor: 'member', path: linkMatching(/^\/requests\/category\//) },

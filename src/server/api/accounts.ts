@@ -299,3 +299,65 @@ export async function updateProfile(api: ApiClient, change: ProfileChange): Prom
   });
   return data;
 }
+
+/** What GET /users/events may list (docs/PRODUCT.md §11.2); api/db/schema.ts has the same. */
+export const SECURITY_EVENT_KINDS = [
+  'signed_in',
+  'sign_in_failed',
+  'locked',
+  'unlocked',
+  'password_changed',
+  'password_reset',
+  'email_verified',
+  'email_change_requested',
+  'email_changed',
+  'two_step_enabled',
+  'two_step_phone_changed',
+  'two_step_disabled',
+  'two_step_codes_paused',
+  'session_ended',
+  'other_sessions_ended',
+  'signed_out',
+] as const;
+export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
+
+const securityEventsSchema = z.object({
+  events: z.array(
+    z.object({
+      // A kind this portal does not know yet is kept, and shown in general words.
+      kind: z.string(),
+      occurred_at: z.iso.datetime({ offset: true }),
+      network: z.string().nullable().optional().default(null),
+      user_agent: z.string().nullable().optional().default(null),
+    }),
+  ),
+  next: z.string().nullable().optional().default(null),
+  previous: z.string().nullable().optional().default(null),
+});
+
+export type SecurityEventsPage = z.infer<typeof securityEventsSchema>;
+
+/** The API's cursors; anything else in `?before=` or `?after=` is not passed on. */
+const securityEventCursor = /^\d{1,15}-\d{1,10}$/;
+
+export function securityEventCursorFrom(value: string | null | undefined): string | undefined {
+  return value && securityEventCursor.test(value) ? value : undefined;
+}
+
+/**
+ * docs/PRODUCT.md §7.2: a page of the member's security events, newest first: the newest, the
+ * page older than `before` or the page newer than `after`.
+ */
+export async function fetchSecurityEvents(
+  api: ApiClient,
+  position: { before?: string | undefined; after?: string | undefined },
+): Promise<SecurityEventsPage> {
+  const query = new URLSearchParams();
+  if (position.before) query.set('before', position.before);
+  else if (position.after) query.set('after', position.after);
+  const search = query.size > 0 ? `?${query.toString()}` : '';
+  const { data } = await api.request('GET', `/api/v1/users/events${search}`, {
+    schema: securityEventsSchema,
+  });
+  return data;
+}
