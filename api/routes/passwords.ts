@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { clientAddress } from '../http/client-address.ts';
+import { clientAddress, requestOrigin } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { ErrorMessage } from '../http/errors.ts';
 import { rateLimit, tooManyRequests } from '../http/rate-limit.ts';
@@ -80,6 +80,7 @@ export function createPasswordRoutes(dependencies: ApiDependencies) {
     .put('/', jsonBody(resetBody, { refuse: refuseReset }), async (c) => {
       const body = c.req.valid('json');
       const result = await resetPassword(db, clock, {
+        origin: requestOrigin(c, trustedProxies),
         token: body.reset_password_token,
         password: body.password,
         passwordConfirmation: body.password_confirmation,

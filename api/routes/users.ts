@@ -19,6 +19,7 @@ import {
   SIGN_IN_PER_IP,
 } from '../services/rate-limits.ts';
 import { revokeSession } from '../services/sessions.ts';
+import { createConfirmationRoutes, createEmailChangeRoutes } from './email-address.ts';
 import { createPasswordRoutes } from './passwords.ts';
 import { createSignUpRoutes } from './sign-up.ts';
 import { createUnlockRoutes } from './unlock.ts';
@@ -61,7 +62,8 @@ const profileBody = z.object({
 
 /**
  * Accounts and sessions: /api/v1/users/… (docs/PRODUCT.md §7), with the sign-up (`/sign_up`),
- * password reset (`/password`) and unlock (`/unlock`) routes mounted from their own files.
+ * password reset (`/password`), unlock (`/unlock`) and email address (`/confirmation`, `/email`)
+ * routes mounted from their own files.
  */
 export function createUsersRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin } = dependencies;
@@ -97,7 +99,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
           { user: c.get('user'), session: c.get('session') },
           { currentPassword: change.current_password, password: change.password, publicOrigin },
         );
-        if (result.changed) return c.json(await describeCurrentUser(db, result.user));
+        if (result.changed) return c.json(await describeCurrentUser(db, result.user, clock.now()));
         switch (result.reason) {
           case 'wrong_current_password':
             return errorResponse(
@@ -119,7 +121,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
       },
     )
     .get('/current', requireSession(dependencies), async (c) =>
-      c.json(await describeCurrentUser(db, c.get('user'))),
+      c.json(await describeCurrentUser(db, c.get('user'), clock.now())),
     )
     .patch('/current', requireSession(dependencies), jsonBody(profileBody), async (c) => {
       const { user: changes } = c.req.valid('json');
@@ -138,7 +140,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
         phoneNumber: changes.phone_number,
         preferredContactMethod: changes.preferred_contact_method,
       });
-      if (result.updated) return c.json(await describeCurrentUser(db, result.user));
+      if (result.updated) return c.json(await describeCurrentUser(db, result.user, clock.now()));
       const message =
         result.reason === 'invalid_phone_number'
           ? INVALID_US_PHONE_NUMBER
@@ -154,5 +156,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
     })
     .route('/sign_up', createSignUpRoutes(dependencies))
     .route('/password', createPasswordRoutes(dependencies))
-    .route('/unlock', createUnlockRoutes(dependencies));
+    .route('/unlock', createUnlockRoutes(dependencies))
+    .route('/confirmation', createConfirmationRoutes(dependencies))
+    .route('/email', createEmailChangeRoutes(dependencies));
 }

@@ -83,6 +83,31 @@ export const PASSWORD_CHANGE_PER_IP: RateLimitRule = {
 };
 
 /**
+ * New verification links asked by a signed-in member (POST /users/confirmation): each sends an
+ * email, so as few as a person who lost one needs.
+ */
+export const EMAIL_CONFIRMATION_PER_USER: RateLimitRule = {
+  name: 'email_confirmation:user',
+  limit: 3,
+  windowMs: HOUR,
+};
+
+/**
+ * Email changes asked while signed in (PATCH /users/email), limited like password changes: each
+ * checks the current password and sends two emails.
+ */
+export const EMAIL_CHANGE_PER_USER: RateLimitRule = {
+  name: 'email_change:user',
+  limit: 10,
+  windowMs: HOUR,
+};
+export const EMAIL_CHANGE_PER_IP: RateLimitRule = {
+  name: 'email_change:ip',
+  limit: 30,
+  windowMs: HOUR,
+};
+
+/**
  * New requests and notes, per member: far above what a person writes, low enough that a script
  * cannot fill the concierge's queue.
  */
