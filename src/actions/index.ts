@@ -1,4 +1,5 @@
 import { signIn, signOut, signUp } from './auth';
+import { changeEmail, confirmEmail, resendConfirmation } from './email';
 import { enroll, requestCode, skip, verify } from './mfa';
 import { changePassword, requestPasswordReset, resetPassword } from './password';
 import { saveContact, saveInterests, saveProfile } from './profile';
@@ -8,7 +9,7 @@ import { createDirectUpload } from './uploads';
 
 /** The backend-for-frontend: every action validates its input, then calls the API. */
 export const server = {
-  account: { changePassword },
+  account: { changePassword, changeEmail, resendConfirmation },
   auth: {
     signIn,
     signOut,
@@ -17,6 +18,7 @@ export const server = {
     resetPassword,
     unlockAccount,
     requestUnlockLink,
+    confirmEmail,
   },
   mfa: { enroll, requestCode, verify, skip },
   profile: { saveInterests, saveContact, saveProfile },
