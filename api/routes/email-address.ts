@@ -56,7 +56,7 @@ export function createConfirmationRoutes(dependencies: ApiDependencies) {
         // The session says whose address, never a body: nobody can probe other addresses here.
         const result = await resendVerificationLink(db, clock, c.get('user').id, publicOrigin);
         if (!result.sent) return errorResponse(c, 422, ErrorMessage.emailAlreadyVerified);
-        return c.json({ message: EmailAddressMessage.linkSent(result.email) });
+        return c.json({ message: EmailAddressMessage.linkSent(result.email), email: result.email });
       },
     )
     .put('/', jsonBody(confirmBody), async (c) => {

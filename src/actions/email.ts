@@ -56,16 +56,15 @@ export const resendConfirmation = defineAction({
   accept: 'form',
   input: z.object({ email: z.string().max(254).optional() }),
   handler: async (_input, context): Promise<Navigation> => {
-    const api = await context.locals.api();
-    const user = context.locals.user;
+    let email: string;
     try {
-      await resendWithApi(api);
+      email = await resendWithApi(await context.locals.api());
     } catch (error) {
       if (error instanceof ApiError && error.isUnauthorized) return { redirectTo: paths.dashboard };
       throw apiFailure(error, emailConfirmationFallbackMessage);
     }
     addFlash(context.cookies, {
-      message: confirmationLinkSentMessage(user?.email ?? 'your email address'),
+      message: confirmationLinkSentMessage(email),
       type: 'success',
       autoDismiss: true,
     });

@@ -151,7 +151,7 @@ describe('POST /api/v1/users/confirmation (a new link)', () => {
     const response = await resend(token);
 
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ message: `We sent a new link to ${email}.` });
+    expect(await response.json()).toEqual({ message: `We sent a new link to ${email}.`, email });
     expect(await api.mailTo(email)).toHaveLength(2);
     expect((await confirm(link)).status).toBe(422);
     expect((await confirm(await lastLinkTo(email))).status).toBe(200);

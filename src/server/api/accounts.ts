@@ -265,8 +265,11 @@ export async function confirmEmail(
 }
 
 /** docs/PRODUCT.md §7.1: a new confirmation link to the signed-in member's own address. */
-export async function resendConfirmation(api: ApiClient): Promise<void> {
-  await api.request('POST', '/api/v1/users/confirmation', { schema: noticeSchema });
+export async function resendConfirmation(api: ApiClient): Promise<string> {
+  const { data } = await api.request('POST', '/api/v1/users/confirmation', {
+    schema: z.object({ email: z.string() }),
+  });
+  return data.email;
 }
 
 /**
