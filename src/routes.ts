@@ -32,6 +32,7 @@ export type RouteName =
   | 'ResetPassword'
   | 'MfaEnrollment'
   | 'UnlockUser'
+  | 'ConfirmEmail'
   | 'Terms'
   | 'Dashboard'
   | 'Account'
@@ -140,6 +141,8 @@ export const pageRoutes = [
   { name: 'ResetPassword', pattern: '/reset-password/:resetToken', guard: 'public' },
   { name: 'MfaEnrollment', pattern: '/mfa-enrollment', guard: 'mfa-step' },
   { name: 'UnlockUser', pattern: '/unlock/:unlockToken', guard: 'public' },
+  // The link that proves an address, at sign-up or for a change: signed in or not.
+  { name: 'ConfirmEmail', pattern: '/confirm-email/:confirmationToken', guard: 'public' },
   // The terms the sign-up form asks to accept: readable before, during and after sign-up.
   { name: 'Terms', pattern: '/terms', guard: 'public' },
   // Pages with the new-request or note form: without JavaScript its file comes with the post.

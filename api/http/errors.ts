@@ -22,6 +22,12 @@ export const ErrorMessage = {
   samePassword: 'Choose a password different from your current one.',
   invalidUnlockToken: 'This unlock link is invalid or has expired. You can request a new one.',
   emailTaken: 'An account with this email address already exists.',
+  invalidConfirmationToken:
+    'This confirmation link is invalid or has expired. Sign in to ask for a new one.',
+  emailTakenSinceAsked:
+    'This email address is now used by another account, so yours was not changed.',
+  emailAlreadyVerified: 'Your email address is already confirmed.',
+  sameEmail: 'That is already your email address.',
   unknownCompany: 'We do not know that company. Check the link you were given.',
   termsNotAccepted: 'Please accept the terms of service to create your account.',
   noPhoneForCode: 'Enter your phone number first, then ask for a code.',

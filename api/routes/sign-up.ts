@@ -39,7 +39,7 @@ function acceptsTerms(value: boolean | number | string | null | undefined): bool
  * `user.company_slug`, `user.terms_of_service`).
  */
 export function createSignUpRoutes(dependencies: ApiDependencies) {
-  const { db, clock, trustedProxies } = dependencies;
+  const { db, clock, trustedProxies, publicOrigin } = dependencies;
 
   return new Hono<ApiEnv>().post(
     '/',
@@ -56,6 +56,7 @@ export function createSignUpRoutes(dependencies: ApiDependencies) {
         name: input.name,
         lastName: input.last_name,
         companySlug: input.company_slug ?? null,
+        publicOrigin,
       });
       if (result.created) {
         return c.json({ data: JSON.stringify({ email: result.user.email }) }, 201);

@@ -34,6 +34,7 @@ import {
   parseSecurityEventCursor,
   type SecurityEventCursor,
 } from '../services/security-events.ts';
+import { createConfirmationRoutes, createEmailChangeRoutes } from './email-address.ts';
 import { createPasswordRoutes } from './passwords.ts';
 import { createSignUpRoutes } from './sign-up.ts';
 import { createUnlockRoutes } from './unlock.ts';
@@ -118,7 +119,8 @@ const eventsQuery = z
 
 /**
  * Accounts and sessions: /api/v1/users/… (docs/PRODUCT.md §7), with the sign-up (`/sign_up`),
- * password reset (`/password`) and unlock (`/unlock`) routes mounted from their own files.
+ * password reset (`/password`), unlock (`/unlock`) and email address (`/confirmation`, `/email`)
+ * routes mounted from their own files.
  */
 export function createUsersRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin, storage } = dependencies;
@@ -166,7 +168,8 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
               origin: requestOrigin(c, trustedProxies),
             },
           );
-          if (result.changed) return c.json(await describeCurrentUser(db, result.user));
+          if (result.changed)
+            return c.json(await describeCurrentUser(db, result.user, clock.now()));
           switch (result.reason) {
             case 'wrong_current_password':
               return errorResponse(
@@ -217,7 +220,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
         });
       })
       .get('/current', requireSession(dependencies), async (c) =>
-        c.json(await describeCurrentUser(db, c.get('user'))),
+        c.json(await describeCurrentUser(db, c.get('user'), clock.now())),
       )
       .get(
         '/current/export',
@@ -251,7 +254,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
           phoneNumber: changes.phone_number,
           preferredContactMethod: changes.preferred_contact_method,
         });
-        if (result.updated) return c.json(await describeCurrentUser(db, result.user));
+        if (result.updated) return c.json(await describeCurrentUser(db, result.user, clock.now()));
         const message =
           result.reason === 'invalid_phone_number'
             ? INVALID_US_PHONE_NUMBER
@@ -301,5 +304,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
       .route('/sign_up', createSignUpRoutes(dependencies))
       .route('/password', createPasswordRoutes(dependencies))
       .route('/unlock', createUnlockRoutes(dependencies))
+      .route('/confirmation', createConfirmationRoutes(dependencies))
+      .route('/email', createEmailChangeRoutes(dependencies))
   );
 }

@@ -167,3 +167,76 @@ export function codesPausedEmail(unlockHref: string, publicOrigin: string): Emai
     },
   });
 }
+
+export function confirmEmailLink(publicOrigin: string, token: string): string {
+  return siteLink(publicOrigin, 'confirm-email', token);
+}
+
+/** At sign-up, and again on the member's request: the link that proves the address. */
+export function verifyEmailEmail(link: string): EmailContent {
+  return compose(`Confirm your ${PRODUCT_NAME} email address`, {
+    greeting: GREETING,
+    before: [
+      `Please confirm that this is the email address of your ${PRODUCT_NAME} account. Open this link within 24 hours and press the button:`,
+    ],
+    link: { href: link, label: 'Confirm my email address' },
+    after: ['If you did not create an account, ignore this email.'],
+  });
+}
+
+/** To the new address of a change: the link that makes it the account's address. */
+export function changeEmailEmail(link: string): EmailContent {
+  return compose(`Confirm your new ${PRODUCT_NAME} email address`, {
+    greeting: GREETING,
+    before: [
+      `Someone signed in to a ${PRODUCT_NAME} account asked to use this email address for it. To make the change, open this link within 24 hours and press the button:`,
+    ],
+    link: { href: link, label: 'Confirm my email address' },
+    after: ['If you did not ask for it, ignore this email: nothing changes.'],
+  });
+}
+
+/**
+ * To the current address when a change is asked: the member learns of it before it happens, and
+ * whoever holds a stolen session cannot ask quietly.
+ */
+export function emailChangeRequestedEmail(publicOrigin: string): EmailContent {
+  return compose(`A change of your ${PRODUCT_NAME} email address was asked`, {
+    greeting: GREETING,
+    before: [
+      `Someone signed in to your ${PRODUCT_NAME} account asked to change its email address. The address changes only when the link we sent to the new address is followed.`,
+      'If it was not you, reset your password at once: that signs out every device.',
+    ],
+    link: { href: siteLink(publicOrigin, 'forgot-password'), label: 'Reset my password' },
+    after: [],
+  });
+}
+
+/** To the old address once a change is made. */
+export function emailChangedEmail(publicOrigin: string): EmailContent {
+  return compose(`Your ${PRODUCT_NAME} email address was changed`, {
+    greeting: GREETING,
+    before: [
+      `The email address of your ${PRODUCT_NAME} account was just changed, and this address no longer signs in to it.`,
+      'If you did not change it, contact us at once through the site.',
+    ],
+    link: { href: siteLink(publicOrigin), label: `Open ${PRODUCT_NAME}` },
+    after: [],
+  });
+}
+
+/**
+ * To the owner of an address another member asked to change to: the asker gets the answer a free
+ * address gets (docs/PRODUCT.md §11.2), so only the owner learns of it.
+ */
+export function emailAddressInUseEmail(publicOrigin: string): EmailContent {
+  return compose(`Someone tried to use your ${PRODUCT_NAME} email address`, {
+    greeting: GREETING,
+    before: [
+      `Someone signed in to another ${PRODUCT_NAME} account asked to change its email address to this one, which is already the address of your account. Nothing was changed, and nothing is needed from you.`,
+      'If you have forgotten your password, you can choose a new one:',
+    ],
+    link: { href: siteLink(publicOrigin, 'forgot-password'), label: 'Reset my password' },
+    after: [],
+  });
+}

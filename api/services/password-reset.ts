@@ -35,6 +35,17 @@ export function requestPasswordReset(
   });
 }
 
+/** What a reset clears on an account whose address was unproven until the reset proved it. */
+function unprovenAccountClaimed(now: Date) {
+  return {
+    emailVerifiedAt: now,
+    mfaPhone: null,
+    pendingMfaPhone: null,
+    mfaDeclinedAt: null,
+    mfaCodesPausedAt: null,
+  };
+}
+
 export interface PasswordResetInput {
   token: string;
   password: string;
@@ -62,6 +73,12 @@ export type PasswordResetResult =
  * token voided), every session of the member revoked, a lockout and a pause on the codes lifted
  * (the link proves the member reads the account's email) and the "password changed" email
  * written to the outbox.
+ *
+ * The reset link was mailed to the account's address, so following it proves the address. On an
+ * account whose address was unproven it also clears the second factor and everything about it:
+ * someone who signed up first with another person's address may have enrolled their own phone,
+ * and the owner, proven now, must find the enrollment offered to them, not a code sent to that
+ * phone (docs/PRODUCT.md §11.2).
  */
 export async function resetPassword(
   database: Database,
@@ -92,8 +109,21 @@ export async function resetPassword(
     if (!spent) return { changed: false, reason: 'invalid_token' };
     await transaction
       .update(users)
-      .set({ passwordHash, ...UNLOCKED_STATE, updatedAt: now })
+      .set({
+        passwordHash,
+        ...UNLOCKED_STATE,
+        ...(user.emailVerifiedAt === null ? unprovenAccountClaimed(now) : {}),
+        updatedAt: now,
+      })
       .where(eq(users.id, user.id));
+    if (user.emailVerifiedAt === null) {
+      await recordSecurityEvent(transaction, {
+        userId: user.id,
+        kind: 'email_verified',
+        origin: input.origin,
+        at: now,
+      });
+    }
     await voidAccountTokens(transaction, user.id, 'reset_password', now);
     await voidAccountTokens(transaction, user.id, 'unlock', now);
     await resumeOneTimeCodes(transaction, user.id, now);

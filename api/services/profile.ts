@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { companies, users, type User } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
+import { pendingEmailOf } from './email-address.ts';
 import { hasEnrolledMfa } from './mfa.ts';
 import { formatUsPhoneNumber, normaliseUsPhoneNumber, phoneLastDigits } from './phone-numbers.ts';
 import type { ContactMethod, HelpTopic } from './profile-choices.ts';
@@ -34,11 +35,16 @@ export interface CurrentUserAnswer {
   mfa_enrolled: boolean;
   /** The last two digits of the enrolled MFA phone. */
   phone_last_digits: string | null;
+  /** Whether the member proved they read `email` (docs/PRODUCT.md §11.2). */
+  email_verified: boolean;
+  /** The address a change waits on (its link not followed yet), if any. */
+  pending_email: string | null;
 }
 
 export async function describeCurrentUser(
   database: Database,
   user: User,
+  now: Date,
 ): Promise<CurrentUserAnswer> {
   const [company] =
     user.companyId === null
@@ -60,6 +66,8 @@ export async function describeCurrentUser(
     preferred_contact_method: user.preferredContactMethod,
     mfa_enrolled: hasEnrolledMfa(user),
     phone_last_digits: user.mfaPhone === null ? null : phoneLastDigits(user.mfaPhone),
+    email_verified: user.emailVerifiedAt !== null,
+    pending_email: await pendingEmailOf(database, user.id, now),
   };
 }
 

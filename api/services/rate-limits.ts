@@ -98,6 +98,31 @@ export const ACCOUNT_DELETION_PER_IP: RateLimitRule = {
 };
 
 /**
+ * New verification links asked by a signed-in member (POST /users/confirmation): each sends an
+ * email, so as few as a person who lost one needs.
+ */
+export const EMAIL_CONFIRMATION_PER_USER: RateLimitRule = {
+  name: 'email_confirmation:user',
+  limit: 3,
+  windowMs: HOUR,
+};
+
+/**
+ * Email changes asked while signed in (PATCH /users/email), limited like password changes: each
+ * checks the current password and sends two emails.
+ */
+export const EMAIL_CHANGE_PER_USER: RateLimitRule = {
+  name: 'email_change:user',
+  limit: 10,
+  windowMs: HOUR,
+};
+export const EMAIL_CHANGE_PER_IP: RateLimitRule = {
+  name: 'email_change:ip',
+  limit: 30,
+  windowMs: HOUR,
+};
+
+/**
  * Exports of the member's data (GET /users/current/export), per member: each reads every row the
  * member has; a person needs one now and then, a script looping on it would load the database.
  */

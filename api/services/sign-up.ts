@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { companies, users, type User } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
+import { emailVerificationLink } from './email-address.ts';
 import { checkPasswordPolicy, hashPassword } from './passwords.ts';
 
 export interface SignUpInput {
@@ -12,6 +13,8 @@ export interface SignUpInput {
   lastName: string;
   /** The company's public handle from the sign-up link; null or empty for no company. */
   companySlug: string | null;
+  /** The site's origin, for the verification link. */
+  publicOrigin: string;
 }
 
 export type SignUpResult =
@@ -38,7 +41,8 @@ async function companyIdOf(database: Database, slug: string): Promise<number | n
  * account yet (sign-up cannot help revealing that; its rate limit bounds it), the password policy
  * (which refuses the email and the name too). The argon2id hash is computed before the
  * transaction, which inserts the user only if the email is still free, so of two concurrent
- * sign-ups with one address exactly one succeeds.
+ * sign-ups with one address exactly one succeeds. The same transaction mails the link that proves
+ * the address (docs/PRODUCT.md §11.2).
  */
 export async function signUp(
   database: Database,
@@ -80,6 +84,7 @@ export async function signUp(
       .onConflictDoNothing({ target: users.email })
       .returning();
     if (!user) return { created: false, reason: 'email_taken' };
+    await emailVerificationLink(transaction, user, now, input.publicOrigin);
     return { created: true, user };
   });
 }

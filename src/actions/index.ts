@@ -1,6 +1,7 @@
 import { deleteAccount } from './account-data';
 import { signIn, signOut, signUp } from './auth';
 import { endOtherSessions, endSession } from './devices';
+import { changeEmail, confirmEmail, resendConfirmation } from './email';
 import { enroll, requestCode, skip, verify } from './mfa';
 import { changePassword, requestPasswordReset, resetPassword } from './password';
 import { saveContact, saveInterests, saveProfile } from './profile';
@@ -10,7 +11,14 @@ import { createDirectUpload } from './uploads';
 
 /** The backend-for-frontend: every action validates its input, then calls the API. */
 export const server = {
-  account: { changePassword, deleteAccount, endSession, endOtherSessions },
+  account: {
+    changePassword,
+    changeEmail,
+    resendConfirmation,
+    deleteAccount,
+    endSession,
+    endOtherSessions,
+  },
   auth: {
     signIn,
     signOut,
@@ -19,6 +27,7 @@ export const server = {
     resetPassword,
     unlockAccount,
     requestUnlockLink,
+    confirmEmail,
   },
   mfa: { enroll, requestCode, verify, skip },
   profile: { saveInterests, saveContact, saveProfile },

@@ -25,6 +25,15 @@ export const deviceSignedOutMessage = 'That device has been signed out.';
 export const otherDevicesSignedOutMessage = 'Every other device has been signed out.';
 export const devicesFallbackMessage =
   'Unable to sign that device out at this time. Please try again later.';
+export const emailConfirmedMessage = 'Thank you, your email address is confirmed.';
+export const emailChangedMessage = (email: string) => `Your email address is now ${email}.`;
+export const emailConfirmationFallbackMessage =
+  'Unable to confirm your email address at this time. Please try again later.';
+export const confirmationLinkSentMessage = (email: string) => `We sent a new link to ${email}.`;
+export const emailChangeRequestedMessage = (email: string) =>
+  `We sent a link to ${email}. Your address changes when you follow it.`;
+export const emailChangeFallbackMessage =
+  'Unable to change your email address at this time. Please try again later.';
 export const unlockFallbackMessage =
   'Unable to unlock your account at this time. Please try again later.';
 export const accountUnlockedMessage = 'Your account has been unlocked. You can now sign in.';

@@ -47,6 +47,8 @@ describe('GET /api/v1/users/current', () => {
       preferred_contact_method: null,
       mfa_enrolled: false,
       phone_last_digits: null,
+      email_verified: false,
+      pending_email: null,
     });
   });
 

@@ -10,13 +10,7 @@ import {
   recordSecurityEvent,
   SECURITY_EVENT_RETENTION_DAYS,
 } from '../../api/services/security-events.ts';
-import {
-  codeFromText,
-  jsonRequest,
-  startTestApi,
-  tokenFromLink,
-  type TestApi,
-} from './support.ts';
+import { codeFromText, jsonRequest, startTestApi, tokenFromLink, type TestApi } from './support.ts';
 
 let api: TestApi;
 

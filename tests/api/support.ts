@@ -330,7 +330,10 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
  * The token of the first `${TEST_PUBLIC_ORIGIN}/${path}/<token>` link in a text, e.g. the
  * reset link of an email's plain-text part.
  */
-export function tokenFromLink(text: string, path: 'reset-password' | 'unlock'): string {
+export function tokenFromLink(
+  text: string,
+  path: 'reset-password' | 'unlock' | 'confirm-email',
+): string {
   const escapedOrigin = TEST_PUBLIC_ORIGIN.replace(/[.]/g, '\\.');
   const match = new RegExp(`${escapedOrigin}/${path}/([A-Za-z0-9_-]{43})`).exec(text);
   if (!match?.[1]) throw new Error(`No ${path} link in: ${text}`);

@@ -14,6 +14,9 @@ export const currentUserSchema = z.object({
   help_topics: z.array(z.string()).optional().default([]),
   phone_number: z.string().nullable().optional().default(null),
   preferred_contact_method: z.enum(['email', 'phone', 'text']).nullable().optional().default(null),
+  /** Absent from an API that does not prove addresses: nothing to ask the member then. */
+  email_verified: z.boolean().optional().default(true),
+  pending_email: z.string().nullable().optional().default(null),
 });
 
 export type CurrentUser = z.infer<typeof currentUserSchema>;
@@ -360,4 +363,46 @@ export async function fetchSecurityEvents(
     schema: securityEventsSchema,
   });
   return data;
+}
+
+const confirmationAnswerSchema = z.object({
+  email: z.string(),
+  changed: z.boolean().optional().default(false),
+});
+
+/**
+ * docs/PRODUCT.md §7.1, §11.2: follows an emailed confirmation link (a sign-up's, or a change's to
+ * the new address); answers the account's address and whether it changed.
+ */
+export async function confirmEmail(
+  api: ApiClient,
+  token: string,
+): Promise<{ email: string; changed: boolean }> {
+  const { data } = await api.request('PUT', '/api/v1/users/confirmation', {
+    body: { confirmation_token: token },
+    schema: confirmationAnswerSchema,
+  });
+  return data;
+}
+
+/** docs/PRODUCT.md §7.1: a new confirmation link to the signed-in member's own address. */
+export async function resendConfirmation(api: ApiClient): Promise<string> {
+  const { data } = await api.request('POST', '/api/v1/users/confirmation', {
+    schema: z.object({ email: z.string() }),
+  });
+  return data.email;
+}
+
+/**
+ * docs/PRODUCT.md §7.1, §11.2: asks to change the signed-in member's address, proved with the
+ * current password; the API answers alike whether or not another account uses the address.
+ */
+export async function changeEmail(
+  api: ApiClient,
+  change: { currentPassword: string; email: string },
+): Promise<void> {
+  await api.request('PATCH', '/api/v1/users/email', {
+    body: { user: { current_password: change.currentPassword, email: change.email } },
+    schema: noticeSchema,
+  });
 }

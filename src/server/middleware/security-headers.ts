@@ -4,7 +4,7 @@ import { builtFilesOnly } from '../rendering/built-files-policy';
 import { config } from '../config';
 
 /** Pages that carry a secret token in their address must not leak it in a Referer. */
-const tokenPages = new Set(['ResetPassword', 'UnlockUser']);
+const tokenPages = new Set(['ResetPassword', 'UnlockUser', 'ConfirmEmail']);
 
 /**
  * The value of `Clear-Site-Data` on the answer that signs a member out: nothing of the session
