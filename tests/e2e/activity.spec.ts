@@ -59,7 +59,10 @@ test('a member sees their sign-ins, the failed attempt and the password change, 
   await page.goto(`${origin}/account/security`);
   await waitForHydration(page);
   const newPassword = 'an activity page passphrase';
-  await page.getByLabel('Current password').fill(person.password);
+  await page
+    .getByRole('region', { name: 'Change your password' })
+    .getByLabel('Current password')
+    .fill(person.password);
   await page.getByLabel('New password').fill(newPassword);
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(

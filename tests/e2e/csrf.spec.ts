@@ -66,6 +66,8 @@ interface SharedVictims {
   locked?: { email: string; password: string };
   /** A request of the victim member's, for the note and cancel actions. */
   requestId?: string;
+  /** A new member whose address is not confirmed yet, past the phone offer. */
+  unproven?: Awaited<ReturnType<typeof signedUpPerson>>;
 }
 
 const aToken = 'a'.repeat(43);
@@ -414,6 +416,48 @@ const actions: Record<string, ActionUnderAttack> = {
       };
     },
   },
+  // One new member, whose address is unproven, for the three email actions below.
+  'account.resendConfirmation': {
+    victim: 'visitor',
+    prepare: async ({ victim }, shared) => {
+      const account = await signedUpPerson(victim.origin);
+      const skipped = await account.visitor.postForm('/mfa-enrollment?_action=mfa.skip', {});
+      expect(skipped.status, 'the phone offer skipped').toBe(303);
+      shared.unproven = account;
+      takeCookiesOf(victim, account.visitor);
+      return {
+        page: '/account',
+        fields: {},
+        written: async () => (await outboxMessages(victim.origin, account.email)).length,
+      };
+    },
+  },
+  'account.changeEmail': {
+    victim: 'visitor',
+    prepare: ({ victim }, { unproven }) => {
+      if (!unproven) throw new Error('account.resendConfirmation signs a member up first');
+      takeCookiesOf(victim, unproven.visitor);
+      const newAddress = newPerson('Moved').email;
+      return {
+        page: '/account/security',
+        fields: { email: newAddress, current_password: unproven.password },
+        written: async () => (await outboxMessages(victim.origin, newAddress)).length,
+      };
+    },
+  },
+  'auth.confirmEmail': {
+    victim: 'visitor',
+    prepare: async ({ victim }, { unproven }) => {
+      if (!unproven) throw new Error('account.resendConfirmation signs a member up first');
+      const token = await newestLinkToken(victim.origin, unproven.email, '/confirm-email/');
+      // Whether the member's pages still ask to confirm the address.
+      const banner = async () =>
+        (await (await unproven.visitor.send('/account')).text()).includes(
+          'Please confirm your email address',
+        );
+      return { page: `/confirm-email/${token}`, fields: { token }, written: banner };
+    },
+  },
   // A new member of its own, who would be gone once the genuine call has run.
   'account.deleteAccount': {
     victim: 'visitor',
@@ -599,6 +643,10 @@ test('the list of attacked actions is every action src/actions/index.ts exports'
 for (const transport of ['form', 'island'] as const) {
   test(`every action called as ${transport === 'form' ? 'a native form post' : "an island's call"} refuses each forgery of a call that would succeed, and changes nothing`, async () => {
     test.slow();
+    // A portal of each transport's own: the actions sign in and sign up more than the API allows
+    // one address in 10 minutes, twice over.
+    await portal.stop();
+    portal = await startPortalServer({ env: { OUTBOX_VIEWER: 'true' } });
     const origin = portal.baseURL;
     // Seeded accounts: sign-ups per address are limited, and the actions below make some.
     const members = {

@@ -280,6 +280,7 @@ test.describe('CSP violations in the browser', () => {
     ForgotPassword: { visitor: 'signed out', path: '/forgot-password' },
     ResetPassword: { visitor: 'signed out', path: `/reset-password/${'r'.repeat(43)}` },
     UnlockUser: { visitor: 'signed out', path: `/unlock/${'u'.repeat(43)}` },
+    ConfirmEmail: { visitor: 'signed out', path: `/confirm-email/${'c'.repeat(43)}` },
     Terms: { visitor: 'signed out', path: '/terms' },
     NotFound: { visitor: 'signed out', path: '/no/such/page' },
     MfaEnrollment: { visitor: 'member at the MFA step', path: '/mfa-enrollment' },
