@@ -50,6 +50,8 @@ describe('PATCH /api/v1/users/current', () => {
       preferred_contact_method: 'text',
       mfa_enrolled: false,
       phone_last_digits: null,
+      email_verified: false,
+      pending_email: null,
     };
     expect(await response.json()).toEqual(expected);
     expect(await (await api.getCurrentUser(token)).json()).toEqual(expected);
@@ -249,6 +251,8 @@ describe('PATCH /api/v1/users/current', () => {
       phone_number: '(555) 010-1234',
       mfa_enrolled: false,
       phone_last_digits: null,
+      email_verified: false,
+      pending_email: null,
     });
   });
 

@@ -116,7 +116,7 @@ describe('GET /api/v1/users/sessions', () => {
     const [row] = await api.db.select().from(sessions).where(eq(sessions.userId, member.user.id));
 
     expect(listed?.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(listed?.id).not.toContain(String(row?.id));
+    expect(listed?.id).not.toBe(String(row?.id));
     expect(row?.tokenHash).not.toContain(listed?.id);
     expect((await listSessions(token))[0]?.id).toBe(listed?.id);
   });
