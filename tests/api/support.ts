@@ -239,6 +239,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
           companyId,
           mfaPhone: userOptions.mfaPhone ?? null,
           mfaDeclinedAt: userOptions.mfaDeclinedAt ?? null,
+          // A proven address, as the demo accounts have: a reset then keeps the factors.
+          emailVerifiedAt: clock.now(),
           createdAt: clock.now(),
           updatedAt: clock.now(),
         })
