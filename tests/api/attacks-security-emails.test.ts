@@ -98,6 +98,7 @@ describe('the security emails', () => {
       expect(message.htmlBody).toContain('\n<p>Hello,</p>\n');
     }
     expect(emails.map((message) => message.subject)).toEqual([
+      'Confirm your Member Concierge email address',
       'Reset your Member Concierge password',
       'Your Member Concierge account was locked',
       'Your Member Concierge account was locked',
