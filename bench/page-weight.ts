@@ -603,6 +603,8 @@ export async function prepareDemo(origin: string, password: string): Promise<Dem
       categoryId: decodeURIComponent(categoryId),
       resetToken: await emailedResetToken(origin),
       unlockToken: randomBytes(32).toString('base64url'),
+      // The page is the same for any token until its button is pressed, as the unlock page's.
+      confirmationToken: randomBytes(32).toString('base64url'),
     },
   };
 }
