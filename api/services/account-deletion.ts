@@ -1,5 +1,6 @@
 import { and, eq, notExists, or } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
+import { logger } from '../logger.ts';
 import { blobs, outboxMessages, storageDeletions, users, type User } from '../db/schema.ts';
 import { accountDeletedEmail } from './account-emails.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
@@ -43,7 +44,13 @@ export async function deleteAccount(
   if (result.deleted) {
     // Best effort now; a key storage did not let go stays queued for the sweeper.
     await removeQueuedStorageFiles(database, storage, result.keys.length, result.keys).catch(
-      () => 0,
+      (error: unknown) => {
+        logger.warn(
+          { err: error, files: result.keys.length },
+          'account deletion: storage did not drop every file now; the file sweeper retries them',
+        );
+        return 0;
+      },
     );
     return { deleted: true };
   }
