@@ -47,7 +47,7 @@ describe('GET /api/v1/users/current', () => {
       preferred_contact_method: null,
       mfa_enrolled: false,
       phone_last_digits: null,
-      email_verified: false,
+      email_verified: true,
       pending_email: null,
     });
   });

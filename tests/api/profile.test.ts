@@ -50,7 +50,7 @@ describe('PATCH /api/v1/users/current', () => {
       preferred_contact_method: 'text',
       mfa_enrolled: false,
       phone_last_digits: null,
-      email_verified: false,
+      email_verified: true,
       pending_email: null,
     };
     expect(await response.json()).toEqual(expected);
@@ -251,7 +251,7 @@ describe('PATCH /api/v1/users/current', () => {
       phone_number: '(555) 010-1234',
       mfa_enrolled: false,
       phone_last_digits: null,
-      email_verified: false,
+      email_verified: true,
       pending_email: null,
     });
   });

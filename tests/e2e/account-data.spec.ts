@@ -72,6 +72,32 @@ test('a member downloads one JSON file of their data from the Your data section'
   expect(data.requests).toEqual([]);
 });
 
+test('past the hourly limit of downloads, the member stays on Your data and reads why, with no file saved', async ({
+  page,
+}) => {
+  await newMemberOnDataPage(page, 'Rowan');
+  const link = page.getByRole('link', { name: 'Download your data' });
+  for (let download = 1; download <= 10; download += 1) {
+    const downloading = page.waitForEvent('download');
+    await link.click();
+    await downloading;
+  }
+  let saved = false;
+  page.on('download', () => {
+    saved = true;
+  });
+
+  await link.click();
+
+  await expect(
+    page
+      .getByRole('region', { name: 'Notifications' })
+      .getByText('Too many attempts. Please wait a few minutes and try again.'),
+  ).toBeVisible();
+  await expect(page).toHaveURL(`${origin}/account/data`);
+  expect(saved).toBe(false);
+});
+
 test('a member deletes the account: refusals first, then SignIn with a toast, an email, and the password no longer signs in', async ({
   page,
 }) => {
