@@ -36,6 +36,7 @@ export const ErrorMessage = {
   codeHourlyLimit: 'You have asked for too many codes. Please wait a while and try again.',
   invalidMfaCode: 'Unable to verify MFA token',
   companyRequiresMfa: 'Your company requires two-step verification.',
+  twoStepAlreadyOff: 'Two-step verification is already off.',
   contactPhoneRequired: 'Add a phone number to be contacted by phone or text.',
   unknownCategory: 'Choose one of the request categories.',
   attachmentNotFound: 'We cannot find that file. Please upload it again.',

@@ -1,6 +1,6 @@
 import { zValidator } from '@hono/zod-validator';
 import type { Context, Env, MiddlewareHandler } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { errorResponse, ErrorMessage } from './errors.ts';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -201,6 +201,12 @@ export function queryParameters<Schema extends z.ZodType>(schema: Schema) {
     );
   });
 }
+
+/**
+ * A password as typed into a sign-in or given as the current one: long enough for any real
+ * password, short enough that argon2 is never fed megabytes.
+ */
+export const passwordInput = z.string().min(1).max(1024);
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

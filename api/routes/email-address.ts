@@ -5,7 +5,7 @@ import { clientAddress, requestOrigin } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { rateLimit, rateLimitPerUser } from '../http/rate-limit.ts';
-import { jsonBody } from '../http/validation.ts';
+import { jsonBody, passwordInput } from '../http/validation.ts';
 import {
   confirmEmail,
   requestEmailChange,
@@ -26,14 +26,11 @@ export const EmailAddressMessage = {
     `We sent a link to ${email}. Your address changes when you follow it.`,
 } as const;
 
-/** Long enough for any real password, short enough that argon2 is never fed megabytes. */
-const PASSWORD_INPUT_MAX_LENGTH = 1024;
-
 const confirmBody = z.object({ confirmation_token: z.string().max(256) });
 
 const changeBody = z.object({
   user: z.object({
-    current_password: z.string().min(1).max(PASSWORD_INPUT_MAX_LENGTH),
+    current_password: passwordInput,
     // As at sign-up (routes/sign-up.ts).
     email: z.string().trim().toLowerCase().max(254).pipe(z.email()),
   }),

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { MFA_TOKEN_HEADER, requireSession } from '../http/authentication.ts';
-import { requestOrigin } from '../http/client-address.ts';
+import { clientAddress, requestOrigin } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
-import { tooManyRequests } from '../http/rate-limit.ts';
-import { jsonBody } from '../http/validation.ts';
+import { rateLimit, rateLimitPerUser, tooManyRequests } from '../http/rate-limit.ts';
+import { jsonBody, passwordInput } from '../http/validation.ts';
 import {
   CODES_PAUSED_MESSAGE,
   declineMfaEnrollment,
@@ -13,6 +13,7 @@ import {
   mfaStatus,
   sendMfaCode,
   setPendingMfaPhone,
+  turnOffMfa,
   verifyMfaCode,
 } from '../services/mfa.ts';
 import { ONE_TIME_CODE_RESEND_INTERVAL_MS } from '../services/one-time-codes.ts';
@@ -21,10 +22,17 @@ import {
   normaliseUsPhoneNumber,
   phoneLastDigits,
 } from '../services/phone-numbers.ts';
-import { MFA_VERIFY_PER_USER } from '../services/rate-limits.ts';
+import {
+  MFA_TURN_OFF_PER_IP,
+  MFA_TURN_OFF_PER_USER,
+  MFA_VERIFY_PER_USER,
+} from '../services/rate-limits.ts';
 
 const enrollBody = z.object({ mfa_number: z.string().max(64) });
 const verifyBody = z.object({ otp: z.string().max(64) });
+const turnOffBody = z.object({
+  user: z.object({ current_password: passwordInput }),
+});
 
 /** The answers of the MFA routes that are not errors. */
 export const MfaMessage = {
@@ -104,6 +112,35 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
       c.header(MFA_TOKEN_HEADER, result.mfaToken);
       return c.json({ success: true });
     })
+    .delete(
+      '/',
+      // Past the MFA step: turning it off takes a session that completed it.
+      requireSession(dependencies),
+      jsonBody(turnOffBody),
+      rateLimit(dependencies, MFA_TURN_OFF_PER_IP, (c) => clientAddress(c, trustedProxies)),
+      rateLimitPerUser(dependencies, MFA_TURN_OFF_PER_USER),
+      async (c) => {
+        const result = await turnOffMfa(db, clock, c.get('user'), {
+          currentPassword: c.req.valid('json').user.current_password,
+          publicOrigin,
+          origin: requestOrigin(c, trustedProxies),
+        });
+        if (result.turnedOff) return c.body(null, 204);
+        switch (result.reason) {
+          case 'wrong_current_password':
+            return errorResponse(
+              c,
+              422,
+              ErrorMessage.wrongCurrentPassword,
+              'user.current_password',
+            );
+          case 'company_requires':
+            return errorResponse(c, 403, ErrorMessage.companyRequiresMfa);
+          case 'not_enrolled':
+            return errorResponse(c, 422, ErrorMessage.twoStepAlreadyOff);
+        }
+      },
+    )
     .post('/skip', session, async (c) => {
       if (c.get('companyRequiresMfa')) {
         return errorResponse(c, 403, ErrorMessage.companyRequiresMfa);

@@ -6,7 +6,7 @@ import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { rateLimit, rateLimitPerUser } from '../http/rate-limit.ts';
 import { memberName } from '../http/member-name.ts';
-import { jsonBody, queryParameters } from '../http/validation.ts';
+import { jsonBody, passwordInput, queryParameters } from '../http/validation.ts';
 import { deleteAccount } from '../services/account-deletion.ts';
 import { exportAccount } from '../services/account-export.ts';
 import { signIn, signOut } from '../services/authentication.ts';
@@ -39,13 +39,10 @@ import { createPasswordRoutes } from './passwords.ts';
 import { createSignUpRoutes } from './sign-up.ts';
 import { createUnlockRoutes } from './unlock.ts';
 
-/** Long enough for any real password, short enough that argon2 is never fed megabytes. */
-const SIGN_IN_PASSWORD_MAX_LENGTH = 1024;
-
 const signInBody = z.object({
   user: z.object({
     email: z.string().trim().toLowerCase().max(254).pipe(z.email()),
-    password: z.string().min(1).max(SIGN_IN_PASSWORD_MAX_LENGTH),
+    password: passwordInput,
   }),
 });
 
@@ -56,14 +53,14 @@ const signInBody = z.object({
  */
 const passwordChangeBody = z.object({
   user: z.object({
-    current_password: z.string().min(1).max(SIGN_IN_PASSWORD_MAX_LENGTH),
-    password: z.string().min(1).max(SIGN_IN_PASSWORD_MAX_LENGTH),
+    current_password: passwordInput,
+    password: passwordInput,
   }),
 });
 
 const accountDeletionBody = z.object({
   user: z.object({
-    current_password: z.string().min(1).max(SIGN_IN_PASSWORD_MAX_LENGTH),
+    current_password: passwordInput,
   }),
 });
 
@@ -201,6 +198,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
           const result = await deleteAccount(db, clock, storage, c.get('user'), {
             currentPassword: deletion.current_password,
             publicOrigin,
+            origin: requestOrigin(c, trustedProxies),
           });
           if (result.deleted) return c.body(null, 204);
           return errorResponse(c, 422, ErrorMessage.wrongCurrentPassword, 'user.current_password');

@@ -1,18 +1,23 @@
 import { and, eq, notExists, or } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
+import type { RequestOrigin } from '../http/client-address.ts';
 import { logger } from '../logger.ts';
 import { blobs, outboxMessages, storageDeletions, users, type User } from '../db/schema.ts';
 import { accountDeletedEmail } from './account-emails.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
 import type { Clock } from './clock.ts';
+import { acceptCurrentPassword } from './current-password.ts';
 import { removeQueuedStorageFiles } from './files.ts';
-import { registerSignInAttempt } from './lockout.ts';
 import { enqueueEmail } from './outbox.ts';
 import { verifyPassword } from './passwords.ts';
-import { revokeAllSessions } from './sessions.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import { withMinimumDuration } from './timing.ts';
-import { emailUnlockLink } from './unlock.ts';
+
+export interface AccountDeletionInput {
+  currentPassword: string;
+  publicOrigin: string;
+  origin: RequestOrigin;
+}
 
 export type AccountDeletionResult =
   | { deleted: true }
@@ -36,7 +41,7 @@ export async function deleteAccount(
   clock: Clock,
   storage: FileStorage,
   user: User,
-  input: { currentPassword: string; publicOrigin: string },
+  input: AccountDeletionInput,
 ): Promise<AccountDeletionResult> {
   const result = await withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, () =>
     deleteInTransaction(database, clock, user, input),
@@ -61,7 +66,7 @@ async function deleteInTransaction(
   database: Database,
   clock: Clock,
   user: User,
-  input: { currentPassword: string; publicOrigin: string },
+  input: AccountDeletionInput,
 ): Promise<
   { deleted: true; keys: string[] } | { deleted: false; reason: 'wrong_current_password' }
 > {
@@ -69,14 +74,13 @@ async function deleteInTransaction(
   const currentMatches = await verifyPassword(input.currentPassword, user.passwordHash);
   return database.transaction(async (transaction) => {
     const now = clock.now();
-    const attempt = await registerSignInAttempt(transaction, user.id, currentMatches, now);
-    if (!attempt.accepted) {
-      if (attempt.newlyLocked) {
-        await emailUnlockLink(transaction, user, now, input.publicOrigin);
-        await revokeAllSessions(transaction, user.id, now);
-      }
-      return { deleted: false, reason: 'wrong_current_password' } as const;
-    }
+    const accepted = await acceptCurrentPassword(transaction, user, {
+      matches: currentMatches,
+      now,
+      origin: input.origin,
+      publicOrigin: input.publicOrigin,
+    });
+    if (!accepted) return { deleted: false, reason: 'wrong_current_password' } as const;
     const [current] = await transaction
       .select({
         email: users.email,

@@ -240,3 +240,53 @@ export function emailAddressInUseEmail(publicOrigin: string): EmailContent {
     after: [],
   });
 }
+
+/** The way out of a two-step change the member did not make. */
+function resetIfNotYou(publicOrigin: string) {
+  return {
+    link: { href: siteLink(publicOrigin, 'forgot-password'), label: 'Reset my password' },
+    after: [],
+  };
+}
+
+/**
+ * When a phone is first confirmed for the codes (POST /mfa/verify of an enrollment). Only the
+ * phone's last two digits go in the email, as on every page (docs/PRODUCT.md §12).
+ */
+export function twoStepEnabledEmail(publicOrigin: string, phoneLastDigits: string): EmailContent {
+  return compose(`Two-step verification is on for your ${PRODUCT_NAME} account`, {
+    greeting: GREETING,
+    before: [
+      `From now on, signing in to your ${PRODUCT_NAME} account takes a code we text to the phone number ending ${phoneLastDigits}.`,
+      'If you did not turn it on, reset your password at once, which signs out every device, and contact us through the site.',
+    ],
+    ...resetIfNotYou(publicOrigin),
+  });
+}
+
+/** When an enrolled member confirms another phone for the codes. */
+export function twoStepPhoneChangedEmail(
+  publicOrigin: string,
+  phoneLastDigits: string,
+): EmailContent {
+  return compose(`Your ${PRODUCT_NAME} sign-in codes go to a new phone`, {
+    greeting: GREETING,
+    before: [
+      `The codes that sign you in to your ${PRODUCT_NAME} account now go to the phone number ending ${phoneLastDigits}; the phone used before no longer gets them.`,
+      'If you did not change it, reset your password at once, which signs out every device, and contact us through the site.',
+    ],
+    ...resetIfNotYou(publicOrigin),
+  });
+}
+
+/** When the member turns two-step verification off (DELETE /mfa). */
+export function twoStepDisabledEmail(publicOrigin: string): EmailContent {
+  return compose(`Two-step verification was turned off for your ${PRODUCT_NAME} account`, {
+    greeting: GREETING,
+    before: [
+      `Signing in to your ${PRODUCT_NAME} account no longer takes a texted code: your password alone is enough.`,
+      'If you did not turn it off, reset your password at once: that signs out every device.',
+    ],
+    ...resetIfNotYou(publicOrigin),
+  });
+}

@@ -13,13 +13,11 @@ import {
 import { issueAccountToken, spendAccountToken, voidAccountTokens } from './account-tokens.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
 import type { Clock } from './clock.ts';
-import { registerSignInAttempt } from './lockout.ts';
+import { acceptCurrentPassword } from './current-password.ts';
 import { enqueueEmail } from './outbox.ts';
 import { verifyPassword } from './passwords.ts';
 import { recordSecurityEvent } from './security-events.ts';
-import { revokeAllSessions } from './sessions.ts';
 import { withMinimumDuration } from './timing.ts';
-import { emailUnlockLink } from './unlock.ts';
 
 /**
  * Proving the account's email address (docs/PRODUCT.md §11.2): a `verify_email` link at sign-up
@@ -177,15 +175,13 @@ export function requestEmailChange(
     const currentMatches = await verifyPassword(input.currentPassword, user.passwordHash);
     return database.transaction(async (transaction): Promise<EmailChangeResult> => {
       const now = clock.now();
-      const attempt = await registerSignInAttempt(transaction, user.id, currentMatches, now);
-      if (!attempt.accepted) {
-        if (attempt.newlyLocked) {
-          await emailUnlockLink(transaction, user, now, input.publicOrigin);
-          await revokeAllSessions(transaction, user.id, now);
-        }
-        return { requested: false, reason: 'wrong_current_password' };
-      }
-      if (!currentMatches) return { requested: false, reason: 'wrong_current_password' };
+      const accepted = await acceptCurrentPassword(transaction, user, {
+        matches: currentMatches,
+        now,
+        origin: input.origin,
+        publicOrigin: input.publicOrigin,
+      });
+      if (!accepted) return { requested: false, reason: 'wrong_current_password' };
       if (input.email === user.email) return { requested: false, reason: 'same_email' };
 
       const token = await issueAccountToken(transaction, user.id, 'change_email', now, input.email);

@@ -3,9 +3,17 @@ import { and, desc, eq, gt, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import type { RequestOrigin } from '../http/client-address.ts';
 import { companies, oneTimeCodes, sessions, users, type Session, type User } from '../db/schema.ts';
-import { codesPausedEmail, unlockLink } from './account-emails.ts';
+import {
+  codesPausedEmail,
+  twoStepDisabledEmail,
+  twoStepEnabledEmail,
+  twoStepPhoneChangedEmail,
+  unlockLink,
+} from './account-emails.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
 import { issueAccountToken } from './account-tokens.ts';
 import { HOUR, type Clock } from './clock.ts';
+import { acceptCurrentPassword } from './current-password.ts';
 import {
   generateOneTimeCode,
   hashOneTimeCode,
@@ -22,8 +30,10 @@ import {
   resendVerdict,
 } from './one-time-codes.ts';
 import { enqueueEmail, enqueueText } from './outbox.ts';
+import { verifyPassword } from './passwords.ts';
 import { phoneLastDigits } from './phone-numbers.ts';
 import { recordSecurityEvent } from './security-events.ts';
+import { withMinimumDuration } from './timing.ts';
 import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
 
 /**
@@ -401,18 +411,12 @@ export async function verifyMfaCode(
       .returning({ id: oneTimeCodes.id });
     if (!spent) return INVALID_CODE;
 
-    if (code.purpose === 'enroll') {
-      if (!hasEnrolledMfa(user)) {
-        await recordSecurityEvent(transaction, {
-          userId: user.id,
-          kind: 'two_step_enabled',
-          origin,
-          at: now,
-        });
-      }
+    if (code.purpose === 'enroll' && code.phone !== user.mfaPhone) {
+      await enrollPhone(transaction, user, code.phone, { now, origin, publicOrigin });
+    } else if (code.purpose === 'enroll') {
       await transaction
         .update(users)
-        .set({ mfaPhone: code.phone, pendingMfaPhone: null, updatedAt: now })
+        .set({ pendingMfaPhone: null, updatedAt: now })
         .where(eq(users.id, user.id));
     }
     const mfaToken = generateToken();
@@ -421,6 +425,94 @@ export async function verifyMfaCode(
       .set({ mfaVerifiedAt: now, mfaTokenHash: hashToken(mfaToken) })
       .where(eq(sessions.id, context.sessionId));
     return { verified: true, mfaToken };
+  });
+}
+
+/**
+ * Makes `phone` the one the codes go to, in the transaction that spent its enrollment code: the
+ * first phone turns two-step verification on, another one replaces the phone before it. Either
+ * is recorded and emailed to the member (docs/PRODUCT.md §11.2), so that a change made with a
+ * stolen session does not go unseen.
+ */
+async function enrollPhone(
+  transaction: Database,
+  user: Pick<User, 'id' | 'email' | 'mfaPhone'>,
+  phone: string,
+  { now, origin, publicOrigin }: { now: Date; origin: RequestOrigin; publicOrigin: string },
+): Promise<void> {
+  const replacing = hasEnrolledMfa(user);
+  await transaction
+    .update(users)
+    .set({ mfaPhone: phone, pendingMfaPhone: null, updatedAt: now })
+    .where(eq(users.id, user.id));
+  await recordSecurityEvent(transaction, {
+    userId: user.id,
+    kind: replacing ? 'two_step_phone_changed' : 'two_step_enabled',
+    origin,
+    at: now,
+  });
+  const lastDigits = phoneLastDigits(phone);
+  await enqueueEmail(
+    transaction,
+    user.email,
+    replacing
+      ? twoStepPhoneChangedEmail(publicOrigin, lastDigits)
+      : twoStepEnabledEmail(publicOrigin, lastDigits),
+    now,
+  );
+}
+
+export type TurnOffResult =
+  | { turnedOff: true }
+  | { turnedOff: false; reason: 'wrong_current_password' | 'not_enrolled' | 'company_requires' };
+
+/**
+ * DELETE /mfa: turns two-step verification off for the signed-in member, proved with the current
+ * password (checked and counted by the lockout as for a password change). Refused where the
+ * company requires it. In one transaction: the phone, a pending phone and every code go, the
+ * offer is counted as declined now (so sign-in does not offer it again for 30 days), the event is
+ * recorded and the member emailed.
+ */
+export function turnOffMfa(
+  database: Database,
+  clock: Clock,
+  user: User,
+  input: { currentPassword: string; publicOrigin: string; origin: RequestOrigin },
+): Promise<TurnOffResult> {
+  return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, async () => {
+    const matches = await verifyPassword(input.currentPassword, user.passwordHash);
+    return database.transaction(async (transaction): Promise<TurnOffResult> => {
+      const now = clock.now();
+      const accepted = await acceptCurrentPassword(transaction, user, {
+        matches,
+        now,
+        origin: input.origin,
+        publicOrigin: input.publicOrigin,
+      });
+      if (!accepted) return { turnedOff: false, reason: 'wrong_current_password' };
+      const [current] = await transaction
+        .select({ mfaPhone: users.mfaPhone, companyId: users.companyId })
+        .from(users)
+        .where(eq(users.id, user.id))
+        .for('update');
+      if (!current || !hasEnrolledMfa(current)) return { turnedOff: false, reason: 'not_enrolled' };
+      if (await companyRequiresMfa(transaction, current.companyId)) {
+        return { turnedOff: false, reason: 'company_requires' };
+      }
+      await transaction
+        .update(users)
+        .set({ mfaPhone: null, pendingMfaPhone: null, mfaDeclinedAt: now, updatedAt: now })
+        .where(eq(users.id, user.id));
+      await transaction.delete(oneTimeCodes).where(eq(oneTimeCodes.userId, user.id));
+      await recordSecurityEvent(transaction, {
+        userId: user.id,
+        kind: 'two_step_disabled',
+        origin: input.origin,
+        at: now,
+      });
+      await enqueueEmail(transaction, user.email, twoStepDisabledEmail(input.publicOrigin), now);
+      return { turnedOff: true };
+    });
   });
 }
 

@@ -5,13 +5,12 @@ import type { RequestOrigin } from '../http/client-address.ts';
 import { passwordChangedWhileSignedInEmail } from './account-emails.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
 import type { Clock } from './clock.ts';
-import { registerSignInAttempt } from './lockout.ts';
+import { acceptCurrentPassword } from './current-password.ts';
 import { enqueueEmail } from './outbox.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.ts';
 import { recordSecurityEvent } from './security-events.ts';
-import { revokeAllSessions, revokeOtherSessions } from './sessions.ts';
+import { revokeOtherSessions } from './sessions.ts';
 import { withMinimumDuration } from './timing.ts';
-import { emailUnlockLink } from './unlock.ts';
 
 export interface PasswordChangeInput {
   currentPassword: string;
@@ -44,7 +43,7 @@ function samePassword(a: string, b: string): boolean {
  *
  * The current password is checked like a sign-in's: one argon2 computation, the answer after at
  * least {@link SIGN_IN_MINIMUM_DURATION_MS}, and the attempt counted by the lockout
- * ({@link registerSignInAttempt}) so that a stolen session cannot be used to guess the password
+ * ({@link acceptCurrentPassword}) so that a stolen session cannot be used to guess the password
  * faster than the sign-in form allows. The failure that locks the account emails the unlock link,
  * as at sign-in, and ends every session of the member, the caller's too: whoever holds the session
  * is guessing the password.
@@ -91,20 +90,13 @@ async function change(
 
   return database.transaction(async (transaction): Promise<PasswordChangeResult> => {
     const now = clock.now();
-    const attempt = await registerSignInAttempt(transaction, user.id, currentMatches, now);
-    if (!attempt.accepted) {
-      if (attempt.newlyLocked) {
-        await recordSecurityEvent(transaction, {
-          userId: user.id,
-          kind: 'locked',
-          origin: input.origin,
-          at: now,
-        });
-        await emailUnlockLink(transaction, user, now, input.publicOrigin);
-        await revokeAllSessions(transaction, user.id, now);
-      }
-      return { changed: false, reason: 'wrong_current_password' };
-    }
+    const accepted = await acceptCurrentPassword(transaction, user, {
+      matches: currentMatches,
+      now,
+      origin: input.origin,
+      publicOrigin: input.publicOrigin,
+    });
+    if (!accepted) return { changed: false, reason: 'wrong_current_password' };
     // The right current password: the counter is cleared even when the new one is refused.
     if (refusal || passwordHash === undefined) {
       return refusal ?? { changed: false, reason: 'wrong_current_password' };

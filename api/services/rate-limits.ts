@@ -123,6 +123,21 @@ export const EMAIL_CHANGE_PER_IP: RateLimitRule = {
 };
 
 /**
+ * Turning two-step verification off (DELETE /mfa), limited like password changes: each checks the
+ * current password and sends an email.
+ */
+export const MFA_TURN_OFF_PER_USER: RateLimitRule = {
+  name: 'mfa_turn_off:user',
+  limit: 10,
+  windowMs: HOUR,
+};
+export const MFA_TURN_OFF_PER_IP: RateLimitRule = {
+  name: 'mfa_turn_off:ip',
+  limit: 30,
+  windowMs: HOUR,
+};
+
+/**
  * Exports of the member's data (GET /users/current/export), per member: each reads every row the
  * member has; a person needs one now and then, a script looping on it would load the database.
  */

@@ -4,7 +4,6 @@ import {
   accountDeletionFallbackMessage,
   accountDeletionPhrase,
   accountDeletionPhraseMessage,
-  unsavableCharacterMessage,
 } from '../lib/messages';
 import { monitoring } from '../../api/monitoring.ts';
 import { paths } from '../routes';
@@ -13,7 +12,7 @@ import { ApiError } from '../server/api/client';
 import type { Navigation } from '../server/forms/navigation';
 import { clearSession } from '../server/session/session';
 import { apiFailure } from './api-failure';
-import { formText, passwordMaxLength } from './fields';
+import { currentPasswordField, formText } from './fields';
 
 /**
  * docs/PRODUCT.md §7.1, §11.2: the member deletes the account with the current password and the
@@ -26,13 +25,7 @@ import { formText, passwordMaxLength } from './fields';
 export const deleteAccount = defineAction({
   accept: 'form',
   input: z.object({
-    current_password: formText(
-      z
-        .string()
-        .min(1, 'Enter your current password')
-        .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
-      unsavableCharacterMessage('Current password'),
-    ),
+    current_password: currentPasswordField,
     confirmation: formText(
       z
         .string()

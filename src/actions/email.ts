@@ -7,7 +7,6 @@ import {
   emailChangeRequestedMessage,
   emailConfirmationFallbackMessage,
   emailConfirmedMessage,
-  unsavableCharacterMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
 import {
@@ -20,7 +19,7 @@ import { addFlash } from '../server/session/flash';
 import { isAuthenticated, readSession } from '../server/session/session';
 import type { Navigation } from '../server/forms/navigation';
 import { apiFailure } from './api-failure';
-import { emailField, formText, passwordMaxLength, tokenField } from './fields';
+import { currentPasswordField, emailField, tokenField } from './fields';
 import type { Notice } from './password';
 
 /**
@@ -80,13 +79,7 @@ export const changeEmail = defineAction({
   accept: 'form',
   input: z.object({
     email: emailField,
-    current_password: formText(
-      z
-        .string()
-        .min(1, 'Enter your current password')
-        .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
-      unsavableCharacterMessage('Current password'),
-    ),
+    current_password: currentPasswordField,
   }),
   handler: async (form, context): Promise<Notice> => {
     try {

@@ -66,3 +66,35 @@ export const lastNameField = formText(
     .max(100, 'Last name must be 100 characters or fewer'),
   unsavableCharacterMessage('Last name'),
 );
+
+/** The current password, which a signed-in member gives to change what protects the account. */
+export const currentPasswordField = formText(
+  z
+    .string()
+    .min(1, 'Enter your current password')
+    .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
+  unsavableCharacterMessage('Current password'),
+);
+
+/** A US mobile number, as the API takes it (docs/PRODUCT.md §5): ten digits, formatting forgiven. */
+export const usMobileNumberField = formText(
+  z
+    .string()
+    .trim()
+    .min(1, 'Enter your mobile phone number')
+    .refine(
+      (number) => number.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '').length === 10,
+      'Enter a US mobile number with its area code, like (555) 123-4567',
+    ),
+  unsavableCharacterMessage('Mobile phone number'),
+);
+
+/** The 6-digit code of a text message (docs/PRODUCT.md §11.2). */
+export const oneTimeCodeField = formText(
+  z
+    .string()
+    .trim()
+    .min(1, 'Enter the code we sent you')
+    .regex(/^\d{6}$/, 'The code is 6 digits'),
+  unsavableCharacterMessage('Code'),
+);

@@ -4,6 +4,7 @@ import { endOtherSessions, endSession } from './devices';
 import { changeEmail, confirmEmail, resendConfirmation } from './email';
 import { enroll, requestCode, skip, verify } from './mfa';
 import { changePassword, requestPasswordReset, resetPassword } from './password';
+import { addPhone, confirmPhone, turnOffTwoStep } from './phone';
 import { saveContact, saveInterests, saveProfile } from './profile';
 import { addNote, cancel, create } from './requests';
 import { requestUnlockLink, unlockAccount } from './unlock';
@@ -18,6 +19,9 @@ export const server = {
     deleteAccount,
     endSession,
     endOtherSessions,
+    addPhone,
+    confirmPhone,
+    turnOffTwoStep,
   },
   auth: {
     signIn,

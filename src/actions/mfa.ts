@@ -5,7 +5,6 @@ import {
   mfaSendCodeFallbackMessage,
   mfaVerifyFallbackMessage,
   noMfaTokenMessage,
-  unsavableCharacterMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
 import {
@@ -20,7 +19,7 @@ import { isOnboarding } from '../server/session/onboarding';
 import { takeReturnTo } from '../server/session/return-to';
 import { writeMfaStep, writeMfaToken } from '../server/session/session';
 import { apiFailure } from './api-failure';
-import { formText } from './fields';
+import { oneTimeCodeField, usMobileNumberField } from './fields';
 
 /** Where a member goes once the MFA step is settled: the welcome pages after sign-up, else on. */
 function afterMfaStep(context: ActionAPIContext): Navigation {
@@ -30,25 +29,13 @@ function afterMfaStep(context: ActionAPIContext): Navigation {
   return { redirectTo: takeReturnTo(context.cookies) ?? paths.dashboard };
 }
 
-const usPhoneNumber = formText(
-  z
-    .string()
-    .trim()
-    .min(1, 'Enter your mobile phone number')
-    .refine(
-      (number) => number.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '').length === 10,
-      'Enter a US mobile number with its area code, like (555) 123-4567',
-    ),
-  unsavableCharacterMessage('Mobile phone number'),
-);
-
 /**
  * docs/PRODUCT.md §7.1: enrollment stores the number, then texts a code to it; the member enters
  * the code next.
  */
 export const enroll = defineAction({
   accept: 'form',
-  input: z.object({ phone: usPhoneNumber }),
+  input: z.object({ phone: usMobileNumberField }),
   handler: async ({ phone }, context): Promise<CodeSent> => {
     const api = await context.locals.api();
     try {
@@ -66,7 +53,8 @@ export const requestCode = defineAction({
   handler: (_input, context): Promise<CodeSent> => textCode(context),
 });
 
-async function textCode(context: ActionAPIContext): Promise<CodeSent> {
+/** Texts a code for this session to the pending or the enrolled phone. */
+export async function textCode(context: ActionAPIContext): Promise<CodeSent> {
   try {
     return await sendCode(await context.locals.api());
   } catch (error) {
@@ -81,14 +69,7 @@ async function textCode(context: ActionAPIContext): Promise<CodeSent> {
 export const verify = defineAction({
   accept: 'form',
   input: z.object({
-    code: formText(
-      z
-        .string()
-        .trim()
-        .min(1, 'Enter the code we sent you')
-        .regex(/^\d{6}$/, 'The code is 6 digits'),
-      unsavableCharacterMessage('Code'),
-    ),
+    code: oneTimeCodeField,
   }),
   handler: async ({ code }, context): Promise<Navigation> => {
     let token: string | undefined;

@@ -18,7 +18,13 @@ import { ApiError } from '../server/api/client';
 import { addFlash } from '../server/session/flash';
 import type { Navigation } from '../server/forms/navigation';
 import { apiFailure } from './api-failure';
-import { emailField, formText, passwordMaxLength, tokenField } from './fields';
+import {
+  emailField,
+  formText,
+  passwordMaxLength,
+  tokenField,
+  currentPasswordField,
+} from './fields';
 
 /** What a form that only reports back answers with: a sentence for the visitor. */
 export interface Notice {
@@ -102,13 +108,7 @@ export const resetPassword = defineAction({
 export const changePassword = defineAction({
   accept: 'form',
   input: z.object({
-    current_password: formText(
-      z
-        .string()
-        .min(1, 'Enter your current password')
-        .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
-      unsavableCharacterMessage('Current password'),
-    ),
+    current_password: currentPasswordField,
     password: newPassword,
   }),
   handler: async (form, context): Promise<Navigation> => {

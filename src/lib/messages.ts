@@ -43,6 +43,13 @@ export const mfaEnrollFallbackMessage = 'Unable to enroll in MFA at this time.';
 export const mfaSendCodeFallbackMessage = 'Unable to request MFA token at this time.';
 export const mfaVerifyFallbackMessage = 'Unable to verify MFA token';
 export const noMfaTokenMessage = 'No MFA verification token received';
+export const twoStepTurnOffFallbackMessage =
+  'Unable to turn off two-step verification at this time. Please try again later.';
+export const twoStepTurnedOffMessage =
+  'Two-step verification is off. Signing in now takes only your password.';
+/** The toast once a phone is confirmed in the Account area, naming its last two digits. */
+export const twoStepPhoneConfirmedMessage = (lastDigits: string) =>
+  `Your sign-in codes now go to the phone number ending ${lastDigits.slice(-2)}.`;
 export const profileFallbackMessage =
   'Unable to save your answers at this time. Please try again later.';
 export const profileSavedMessage = 'Your profile has been saved.';

@@ -200,6 +200,7 @@ describe('DELETE /api/v1/users (the member deletes the account)', () => {
       await deleteAccountWith(api.db, api.clock, failing, user, {
         currentPassword: member.password,
         publicOrigin: TEST_PUBLIC_ORIGIN,
+        origin: { network: null, userAgent: null },
       }),
     ).toEqual({ deleted: true });
     expect(await queued()).toHaveLength(1);

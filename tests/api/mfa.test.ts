@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oneTimeCodes, users } from '../../api/db/schema.ts';
+import { oneTimeCodes, securityEvents, users } from '../../api/db/schema.ts';
 import { HOUR, MINUTE, SECOND } from '../../api/services/clock.ts';
 import {
   codeFromText,
@@ -524,6 +524,204 @@ describe('verifying a session of an enrolled member', () => {
     await verifyLastCode(token, newPhone.e164, mfaToken);
     expect((await reloadUser(api.db, account.user.id)).mfaPhone).toBe(newPhone.e164);
     expect(phone.e164).not.toBe(newPhone.e164);
+  });
+});
+
+/** The kinds of the member's security events, oldest first. */
+async function eventKinds(userId: number): Promise<string[]> {
+  const rows = await api.db
+    .select({ kind: securityEvents.kind })
+    .from(securityEvents)
+    .where(eq(securityEvents.userId, userId))
+    .orderBy(desc(securityEvents.id));
+  return rows.map((row) => row.kind).reverse();
+}
+
+async function subjectsTo(email: string): Promise<string[]> {
+  return (await api.mailTo(email)).map((message) => message.subject ?? '');
+}
+
+describe('emails and events of two-step changes', () => {
+  it('emails the member when a phone is first confirmed, naming only its last two digits', async () => {
+    const { account, phone } = await enrolledMember();
+
+    const mail = await api.mailTo(account.email);
+    expect(mail.map((message) => message.subject)).toEqual([
+      'Two-step verification is on for your Member Concierge account',
+    ]);
+    expect(mail[0]?.textBody).toContain(`the phone number ending ${phone.lastDigits}.`);
+    expect(mail[0]?.textBody).not.toContain(phone.e164.slice(2, 8));
+    expect(await eventKinds(account.user.id)).toEqual(['signed_in', 'two_step_enabled']);
+  });
+
+  it('emails the member when another phone replaces the enrolled one, and records the change', async () => {
+    const { account, token, mfaToken } = await enrolledMember();
+    const newPhone = uniquePhone();
+    api.clock.advanceBy(MINUTE);
+
+    expect((await enroll(token, newPhone.typed, mfaToken)).status).toBe(200);
+    expect((await sendOtp(token, mfaToken)).status).toBe(200);
+    await verifyLastCode(token, newPhone.e164, mfaToken);
+
+    expect(await subjectsTo(account.email)).toEqual([
+      'Two-step verification is on for your Member Concierge account',
+      'Your Member Concierge sign-in codes go to a new phone',
+    ]);
+    expect((await api.mailTo(account.email)).at(-1)?.textBody).toContain(
+      `now go to the phone number ending ${newPhone.lastDigits};`,
+    );
+    expect(await eventKinds(account.user.id)).toEqual([
+      'signed_in',
+      'two_step_enabled',
+      'two_step_phone_changed',
+    ]);
+  });
+
+  it('neither emails nor records anything when the enrolled number is confirmed again', async () => {
+    const { account, token, phone, mfaToken } = await enrolledMember();
+    api.clock.advanceBy(MINUTE);
+
+    expect((await enroll(token, phone.typed, mfaToken)).status).toBe(200);
+    expect((await sendOtp(token, mfaToken)).status).toBe(200);
+    await verifyLastCode(token, phone.e164, mfaToken);
+
+    expect(await subjectsTo(account.email)).toHaveLength(1);
+    expect(await eventKinds(account.user.id)).toEqual(['signed_in', 'two_step_enabled']);
+    expect(await reloadUser(api.db, account.user.id)).toMatchObject({
+      mfaPhone: phone.e164,
+      pendingMfaPhone: null,
+    });
+  });
+});
+
+const turnOff = (token: string, mfaToken: string | undefined, currentPassword: unknown) =>
+  api.call('DELETE', '/api/v1/mfa', {
+    token,
+    mfaToken,
+    body: { user: { current_password: currentPassword } },
+  });
+
+describe('DELETE /api/v1/mfa (turning two-step verification off)', () => {
+  it('forgets the phone and its codes, emails the member, records it, and signs in with the password alone', async () => {
+    const { account, token, mfaToken } = await enrolledMember();
+
+    const response = await turnOff(token, mfaToken, account.password);
+
+    expect(response.status).toBe(204);
+    const user = await reloadUser(api.db, account.user.id);
+    expect(user).toMatchObject({ mfaPhone: null, pendingMfaPhone: null });
+    expect(user.mfaDeclinedAt).toEqual(api.clock.now());
+    const codes = await api.db
+      .select()
+      .from(oneTimeCodes)
+      .where(eq(oneTimeCodes.userId, account.user.id));
+    expect(codes).toEqual([]);
+    expect((await subjectsTo(account.email)).at(-1)).toBe(
+      'Two-step verification was turned off for your Member Concierge account',
+    );
+    expect((await eventKinds(account.user.id)).at(-1)).toBe('two_step_disabled');
+    // Declined just now: the offer is not due at the next sign-in, and no code is asked.
+    expect(await signInFlags(account)).toEqual({
+      mfa_requires_verification: false,
+      mfa_required: false,
+    });
+    expect((await api.getCurrentUser(token)).status).toBe(200);
+  });
+
+  it('refuses a wrong current password under the field, changes nothing, and counts it toward the lockout', async () => {
+    const { account, token, phone, mfaToken } = await enrolledMember();
+
+    const response = await turnOff(token, mfaToken, 'not the password');
+
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual({
+      error: 'Your current password is not right.',
+      field: 'user.current_password',
+    });
+    const user = await reloadUser(api.db, account.user.id);
+    expect(user).toMatchObject({ mfaPhone: phone.e164, failedAttempts: 1 });
+    expect(await subjectsTo(account.email)).toHaveLength(1);
+  });
+
+  it('locks the account at the tenth wrong password in a row, emails the unlock link, and ends the session', async () => {
+    const { account, token, mfaToken } = await enrolledMember();
+    await api.db.update(users).set({ failedAttempts: 9 }).where(eq(users.id, account.user.id));
+
+    expect((await turnOff(token, mfaToken, 'not the password')).status).toBe(422);
+
+    const user = await reloadUser(api.db, account.user.id);
+    expect(user.lockedAt).not.toBeNull();
+    expect(user.mfaPhone).not.toBeNull();
+    expect((await eventKinds(account.user.id)).at(-1)).toBe('locked');
+    expect((await subjectsTo(account.email)).at(-1)).toMatch(/locked/i);
+    expect((await api.getCurrentUser(token, mfaToken)).status).toBe(401);
+  });
+
+  it('answers 403 where the company requires two-step verification, keeping the phone', async () => {
+    const { account, token, phone, mfaToken } = await enrolledMember({
+      companyName: 'Acme Health',
+      companyRequiresMfa: true,
+    });
+
+    const response = await turnOff(token, mfaToken, account.password);
+
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({
+      error: 'Your company requires two-step verification.',
+    });
+    expect((await reloadUser(api.db, account.user.id)).mfaPhone).toBe(phone.e164);
+  });
+
+  it('answers 422 when two-step verification is already off, sending nothing', async () => {
+    const { account, token } = await signedIn({ mfaDeclinedAt: new Date() });
+
+    const response = await turnOff(token, undefined, account.password);
+
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual({ error: 'Two-step verification is already off.' });
+    expect(await api.mailTo(account.email)).toEqual([]);
+  });
+
+  it('takes a session past its MFA step: a password alone cannot remove the phone', async () => {
+    const { account, phone } = await enrolledMember();
+    const unverified = await api.signInToken(account);
+
+    const response = await turnOff(unverified, undefined, account.password);
+
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual(MFA_REQUIRED);
+    expect((await reloadUser(api.db, account.user.id)).mfaPhone).toBe(phone.e164);
+  });
+
+  it.each([
+    ['no password', undefined],
+    ['an empty password', ''],
+    ['a password of 1025 characters', 'x'.repeat(1025)],
+    ['a number', 12345678],
+  ])('answers 400 to %s, naming the field', async (_case, currentPassword) => {
+    const { account, token, phone, mfaToken } = await enrolledMember();
+
+    const response =
+      currentPassword === undefined
+        ? await api.call('DELETE', '/api/v1/mfa', { token, mfaToken, body: { user: {} } })
+        : await turnOff(token, mfaToken, currentPassword);
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ field: 'user.current_password' });
+    expect((await reloadUser(api.db, account.user.id)).mfaPhone).toBe(phone.e164);
+  });
+
+  it('answers 429 after 10 tries in an hour by one member', async () => {
+    const { account, token, mfaToken } = await enrolledMember();
+    expect((await turnOff(token, mfaToken, account.password)).status).toBe(204);
+    for (let attempt = 1; attempt < 10; attempt += 1) {
+      expect((await turnOff(token, mfaToken, account.password)).status).toBe(422);
+    }
+
+    const response = await turnOff(token, mfaToken, account.password);
+
+    expect(response.status).toBe(429);
+    expect(response.headers.get('Retry-After')).toMatch(/^\d+$/);
   });
 });
 

@@ -68,10 +68,14 @@ interface SharedVictims {
   requestId?: string;
   /** A new member whose address is not confirmed yet, past the phone offer. */
   unproven?: Awaited<ReturnType<typeof signedUpPerson>>;
+  /** A new member adding a phone from the Account area, and their password. */
+  addingPhone?: { visitor: HttpVisitor; password: string };
 }
 
 const aToken = 'a'.repeat(43);
 const phone = '(555) 010-0199';
+/** The phone a member adds from the Account area, as typed and as the outbox names it. */
+const accountPhone = { typed: '(555) 010-0288', e164: '+15550100288' };
 /** How often the API texts a new code to one member, and when this file last asked (a margin). */
 const codeResendIntervalMs = 61_000;
 let lastCodeAskedAt = 0;
@@ -442,6 +446,55 @@ const actions: Record<string, ActionUnderAttack> = {
         page: '/account/security',
         fields: { email: newAddress, current_password: unproven.password },
         written: async () => (await outboxMessages(victim.origin, newAddress)).length,
+      };
+    },
+  },
+  // A new member who skipped the offer adds a phone, confirms it, then turns the step off.
+  'account.addPhone': {
+    victim: 'visitor',
+    prepare: async ({ victim }, shared) => {
+      const account = await signedUpPerson(victim.origin);
+      const skipped = await account.visitor.postForm('/mfa-enrollment?_action=mfa.skip', {});
+      expect(skipped.status, 'the phone offer skipped').toBe(303);
+      takeCookiesOf(victim, account.visitor);
+      shared.addingPhone = { visitor: victim, password: account.password };
+      return {
+        page: '/account/security',
+        fields: { phone: accountPhone.typed },
+        written: async () => (await outboxMessages(victim.origin, accountPhone.e164)).length,
+      };
+    },
+  },
+  'account.confirmPhone': {
+    victim: 'visitor',
+    prepare: async ({ victim }, { addingPhone }) => {
+      if (!addingPhone) throw new Error('account.addPhone texts a code first');
+      takeCookiesOf(victim, addingPhone.visitor);
+      addingPhone.visitor = victim;
+      const [newestText = ''] = await outboxMessages(victim.origin, accountPhone.e164);
+      const code = /\b(\d{6})\b/.exec(newestText)?.[1] ?? '';
+      return {
+        page: '/account/security',
+        fields: { code },
+        written: async () =>
+          (await (await victim.send('/account/security')).text()).includes(
+            'On: each sign-in takes a code',
+          ),
+      };
+    },
+  },
+  'account.turnOffTwoStep': {
+    victim: 'visitor',
+    prepare: ({ victim }, { addingPhone }) => {
+      if (!addingPhone) throw new Error('account.confirmPhone turns the step on first');
+      takeCookiesOf(victim, addingPhone.visitor);
+      return {
+        page: '/account/security',
+        fields: { current_password: addingPhone.password },
+        written: async () =>
+          (await (await victim.send('/account/security')).text()).includes(
+            'Off: your password alone',
+          ),
       };
     },
   },

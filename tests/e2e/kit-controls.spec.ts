@@ -73,6 +73,22 @@ test.describe('text fields and the error summary', () => {
     await expect(form.getByText('Submitted member@example.com and (555) 123-4567')).toBeVisible();
   });
 
+  test('a whole number filled over what was typed replaces it, the field having lost focus between', async ({
+    page,
+  }) => {
+    await openKit(page);
+    const form = page.getByRole('form', { name: 'Contact details' });
+    const mobile = form.getByLabel('Mobile number');
+    await mobile.fill('555 12');
+    await expect(mobile).toHaveValue('(555) 12_-____');
+    await mobile.blur();
+    await expect(mobile).toHaveValue('(555) 12');
+
+    await mobile.fill('(555) 010-3341');
+
+    await expect(mobile).toHaveValue('(555) 010-3341');
+  });
+
   test('a phone field submits what was typed so far without placeholders', async ({ page }) => {
     await openKit(page);
     const form = page.getByRole('form', { name: 'Contact details' });

@@ -1,5 +1,4 @@
 import { actions } from '../island-actions';
-import { maskedPhone } from '../../lib/masked-phone';
 import {
   mfaEnrollFallbackMessage,
   mfaSendCodeFallbackMessage,
@@ -9,10 +8,10 @@ import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { PhoneInput } from '../../ui/PhoneInput/PhoneInput';
-import { Text } from '../../ui/Text/Text';
-import { TextInput } from '../../ui/TextInput/TextInput';
 import styles from '../account-form.module.css';
 import { useFormAction } from '../use-form-action';
+import { TextInput } from '../../ui/TextInput/TextInput';
+import { PhoneHint } from './PhoneHint';
 import { useResendCountdown } from './use-resend-countdown';
 
 export interface MfaStepProps {
@@ -23,6 +22,25 @@ export interface MfaStepProps {
   readonly phoneLastDigits?: string | undefined;
   /** Whether "Skip for now" is offered (not where the company requires the step). */
   readonly canSkip: boolean;
+  /**
+   * Where the step is taken: at sign-in (MfaEnrollment), or from the Account area, where the
+   * number given replaces the enrolled phone, if any, once its code is entered, and the code
+   * leads back to AccountSecurity (docs/PRODUCT.md §11.2).
+   */
+  readonly place: 'sign-in' | 'account';
+  /** The words of the enrollment form, which differ by place; they come with the page's HTML. */
+  readonly words: MfaStepWords;
+}
+
+export interface MfaStepWords {
+  readonly phoneLabel: string;
+  readonly phoneHint: string;
+  /** The button that texts a code to the number given. */
+  readonly sendCode: string;
+  /** Under the code field: where the code is and how long it works. */
+  readonly codeHint: string;
+  /** The button that checks the code. */
+  readonly checkCode: string;
 }
 
 const phoneFields = [{ name: 'phone', id: 'mfa-phone' }] as const;
@@ -34,8 +52,16 @@ const noFields = [] as const;
  * number and texts a code to it; verification texts a code to the enrolled phone; the code is
  * entered as a one-time code. Each step is a plain form, so it works without JavaScript.
  */
-export default function MfaStep({ xsrfToken, mode, phoneLastDigits, canSkip }: MfaStepProps) {
-  const enroll = useFormAction(actions.mfa.enroll, {
+export default function MfaStep({
+  xsrfToken,
+  mode,
+  phoneLastDigits,
+  canSkip,
+  place,
+  words,
+}: MfaStepProps) {
+  const account = place === 'account';
+  const enroll = useFormAction(account ? actions.account.addPhone : actions.mfa.enroll, {
     fallbackMessage: mfaEnrollFallbackMessage,
     fields: phoneFields,
   });
@@ -43,7 +69,7 @@ export default function MfaStep({ xsrfToken, mode, phoneLastDigits, canSkip }: M
     fallbackMessage: mfaSendCodeFallbackMessage,
     fields: noFields,
   });
-  const verify = useFormAction(actions.mfa.verify, {
+  const verify = useFormAction(account ? actions.account.confirmPhone : actions.mfa.verify, {
     fallbackMessage: mfaVerifyFallbackMessage,
     fields: codeFields,
   });
@@ -74,15 +100,15 @@ export default function MfaStep({ xsrfToken, mode, phoneLastDigits, canSkip }: M
           {hidden}
           <PhoneInput
             id="mfa-phone"
-            label="Mobile phone number"
+            label={words.phoneLabel}
             name="phone"
             mask="(999) 999-9999"
             required
-            hint="A US number. We text a code to it when you sign in."
+            hint={words.phoneHint}
             error={enroll.fieldError('phone')}
           />
           <Button type="submit" loading={enroll.pending}>
-            Text me a code
+            {words.sendCode}
           </Button>
         </form>
       )}
@@ -97,7 +123,7 @@ export default function MfaStep({ xsrfToken, mode, phoneLastDigits, canSkip }: M
           {hidden}
           {digits && <PhoneHint digits={digits} lead="We will text a code to" />}
           <Button type="submit" loading={request.pending}>
-            Text me a code
+            {words.sendCode}
           </Button>
         </form>
       )}
@@ -119,11 +145,11 @@ export default function MfaStep({ xsrfToken, mode, phoneLastDigits, canSkip }: M
               type="number"
               required
               autoComplete="one-time-code"
-              hint="The 6 digits in the text message. The code works for 10 minutes."
+              hint={words.codeHint}
               error={verify.fieldError('code')}
             />
             <Button type="submit" loading={verify.pending}>
-              Verify
+              {words.checkCode}
             </Button>
           </form>
           <form action={request.formAction} noValidate onSubmit={request.onSubmit}>
@@ -149,14 +175,5 @@ export default function MfaStep({ xsrfToken, mode, phoneLastDigits, canSkip }: M
         </form>
       )}
     </div>
-  );
-}
-
-function PhoneHint({ digits, lead }: { digits: string; lead: string }) {
-  return (
-    <Text>
-      {lead} <span aria-hidden="true">{maskedPhone(digits)}</span>
-      <span className="visually-hidden">the phone number ending in {digits.slice(-2)}</span>.
-    </Text>
   );
 }

@@ -17,6 +17,9 @@ export const currentUserSchema = z.object({
   /** Absent from an API that does not prove addresses: nothing to ask the member then. */
   email_verified: z.boolean().optional().default(true),
   pending_email: z.string().nullable().optional().default(null),
+  /** Whether a phone gets the sign-in codes, and the last digits of that phone. */
+  mfa_enrolled: z.boolean().optional().default(false),
+  phone_last_digits: z.string().nullable().optional().default(null),
 });
 
 export type CurrentUser = z.infer<typeof currentUserSchema>;

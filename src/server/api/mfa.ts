@@ -72,3 +72,13 @@ export async function verifyCode(api: ApiClient, code: string): Promise<string |
 export async function skipEnrollment(api: ApiClient): Promise<void> {
   await api.request('POST', '/api/v1/mfa/skip');
 }
+
+/**
+ * docs/PRODUCT.md §11.2: turns two-step verification off (`DELETE /api/v1/mfa`), proved with the
+ * current password; refused where the company requires it.
+ */
+export async function turnOffTwoStep(api: ApiClient, currentPassword: string): Promise<void> {
+  await api.request('DELETE', '/api/v1/mfa', {
+    body: { user: { current_password: currentPassword } },
+  });
+}

@@ -126,6 +126,16 @@ describe('applyMaskedEdit', () => {
     expect(applyMaskedEdit(US_PHONE, '', edit).raw).toBe('5551234567');
   });
 
+  it('takes a whole number pasted into a partly filled field as the new number', () => {
+    const edit: MaskEdit = { from: 8, to: 8, inserted: '(555) 010-3341', direction: 'forward' };
+    expect(applyMaskedEdit(US_PHONE, '55512', edit)).toEqual({ raw: '5550103341', caret: 14 });
+  });
+
+  it('still inserts part of a number at the caret', () => {
+    const edit: MaskEdit = { from: 8, to: 8, inserted: '345', direction: 'forward' };
+    expect(applyMaskedEdit(US_PHONE, '55512', edit).raw).toBe('55512345');
+  });
+
   it('takes a single typed digit as a digit even where the mask has that digit as a literal', () => {
     const parsed = parseMask('+1 (999) 999-9999');
     expect(typeAt('', 0, '1', parsed).raw).toBe('1');

@@ -164,6 +164,13 @@ export function caretForSlot(parsed: ParsedMask, slot: number): number {
  * beside them instead, so Backspace never gets stuck behind a ")".
  */
 export function applyMaskedEdit(parsed: ParsedMask, raw: string, edit: MaskEdit): MaskEditResult {
+  // A whole value arriving at once (pasted, autofilled, filled by a script) is the new value,
+  // wherever the caret was: slotted in after what was there, it would keep the old start and
+  // lose its own end.
+  const whole = fitToSlots(parsed, edit.inserted, 0, true);
+  if (edit.inserted.length > 1 && whole.length === parsed.slotPositions.length) {
+    return { raw: whole, caret: caretForSlot(parsed, whole.length) };
+  }
   let fromSlot = Math.min(slotsBefore(parsed, edit.from), raw.length);
   let toSlot = Math.min(slotsBefore(parsed, edit.to), raw.length);
   if (edit.inserted === '' && edit.to > edit.from && fromSlot === toSlot) {

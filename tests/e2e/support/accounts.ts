@@ -39,12 +39,19 @@ export async function enrollPhone(page: Page, phone: string): Promise<void> {
   await enterTextedCode(page, phone.replace(/\D/g, '').slice(-2));
 }
 
-/** Enters the newest code texted to the phone ending in `lastDigits`. */
-export async function enterTextedCode(page: Page, lastDigits: string): Promise<void> {
+/**
+ * Enters the newest code texted to the phone ending in `lastDigits`, and presses the button that
+ * checks it (`Verify` at sign-in).
+ */
+export async function enterTextedCode(
+  page: Page,
+  lastDigits: string,
+  submitLabel = 'Verify',
+): Promise<void> {
   await expect(page.getByLabel('Code')).toBeVisible();
   const phone = await page.context().newPage();
   const code = await newestCode(phone, new URL(page.url()).origin, lastDigits);
   await phone.close();
   await page.getByLabel('Code').fill(code);
-  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.getByRole('button', { name: submitLabel }).click();
 }
