@@ -1112,6 +1112,17 @@ async function reflectingForms(member: Visitor, visitor: Visitor): Promise<Refle
       fieldIds: ['profile-name', 'profile-last-name'],
     },
     {
+      name: 'new email address (Sign-in and security)',
+      path: '/account/security',
+      action: 'account.changeEmail',
+      poster: member,
+      hidden: await formOn(member, '/account/security', 'account.changeEmail'),
+      // No current password: refused by the form's own rules, before the API is asked.
+      typed: (text) => ({ email: text, current_password: '' }),
+      fieldIds: ['change-email-new'],
+      secretIds: ['change-email-current'],
+    },
+    {
       name: 'note',
       path: `/requests/${requestId}`,
       action: 'requests.addNote',
