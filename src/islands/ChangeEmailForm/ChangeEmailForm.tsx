@@ -11,6 +11,8 @@ import { useFormAction } from '../use-form-action';
 
 export interface ChangeEmailFormProps {
   readonly xsrfToken: string;
+  /** The address of a refused post without JavaScript, shown again for correcting. */
+  readonly submittedEmail?: string | undefined;
 }
 
 const fields = [
@@ -23,7 +25,7 @@ const fields = [
  * current password. The address changes only when the link mailed to it is followed. The password
  * is never shown again: the form is emptied as it is sent.
  */
-export default function ChangeEmailForm({ xsrfToken }: ChangeEmailFormProps) {
+export default function ChangeEmailForm({ xsrfToken, submittedEmail = '' }: ChangeEmailFormProps) {
   const form = useFormAction(actions.account.changeEmail, {
     fallbackMessage: emailChangeFallbackMessage,
     fields,
@@ -47,6 +49,7 @@ export default function ChangeEmailForm({ xsrfToken }: ChangeEmailFormProps) {
         required
         autoComplete="email"
         spellCheck={false}
+        defaultValue={submittedEmail}
         error={form.fieldError('email')}
       />
       <TextInput
