@@ -33,7 +33,7 @@ export async function acceptCurrentPassword(
 ): Promise<boolean> {
   const { matches, now, origin, publicOrigin } = attempt;
   const verdict = await registerSignInAttempt(transaction, user.id, matches, now);
-  if (verdict.accepted) return matches;
+  if (verdict.accepted) return true;
   if (verdict.newlyLocked) {
     await recordSecurityEvent(transaction, { userId: user.id, kind: 'locked', origin, at: now });
     await emailUnlockLink(transaction, user, now, publicOrigin);

@@ -4,7 +4,7 @@ import { endOtherSessions, endSession } from './devices';
 import { changeEmail, confirmEmail, resendConfirmation } from './email';
 import { enroll, requestCode, skip, verify } from './mfa';
 import { changePassword, requestPasswordReset, resetPassword } from './password';
-import { addPhone, confirmPhone, turnOffTwoStep } from './phone';
+import { confirmPhone, turnOffTwoStep } from './phone';
 import { saveContact, saveInterests, saveProfile } from './profile';
 import { addNote, cancel, create } from './requests';
 import { requestUnlockLink, unlockAccount } from './unlock';
@@ -19,7 +19,6 @@ export const server = {
     deleteAccount,
     endSession,
     endOtherSessions,
-    addPhone,
     confirmPhone,
     turnOffTwoStep,
   },

@@ -53,8 +53,7 @@ export const requestCode = defineAction({
   handler: (_input, context): Promise<CodeSent> => textCode(context),
 });
 
-/** Texts a code for this session to the pending or the enrolled phone. */
-export async function textCode(context: ActionAPIContext): Promise<CodeSent> {
+async function textCode(context: ActionAPIContext): Promise<CodeSent> {
   try {
     return await sendCode(await context.locals.api());
   } catch (error) {
@@ -63,26 +62,33 @@ export async function textCode(context: ActionAPIContext): Promise<CodeSent> {
 }
 
 /**
- * docs/PRODUCT.md §4: a code that checks out gives an mfa token, kept in an httpOnly cookie and
- * sent with every later call; the step is then done. No token in the answer is a failure.
+ * docs/PRODUCT.md §4: checks the code with the API; the mfa token it answers with is kept in an
+ * httpOnly cookie and sent with every later call. No token in the answer is a failure. For the
+ * MFA step and for a phone confirmed from the Account area alike.
  */
+export async function checkCodeAndKeepToken(
+  context: ActionAPIContext,
+  code: string,
+): Promise<void> {
+  let token: string | undefined;
+  try {
+    token = await verifyCode(await context.locals.api(), code);
+  } catch (error) {
+    throw apiFailure(error, mfaVerifyFallbackMessage, { otp: 'code' });
+  }
+  const { expiresAt } = context.locals.session;
+  if (!token || !expiresAt) {
+    throw new ActionError({ code: 'UNPROCESSABLE_CONTENT', message: noMfaTokenMessage });
+  }
+  writeMfaToken(context.cookies, token, expiresAt);
+}
+
+/** docs/PRODUCT.md §4: a code that checks out completes the step. */
 export const verify = defineAction({
   accept: 'form',
-  input: z.object({
-    code: oneTimeCodeField,
-  }),
+  input: z.object({ code: oneTimeCodeField }),
   handler: async ({ code }, context): Promise<Navigation> => {
-    let token: string | undefined;
-    try {
-      token = await verifyCode(await context.locals.api(), code);
-    } catch (error) {
-      throw apiFailure(error, mfaVerifyFallbackMessage, { otp: 'code' });
-    }
-    const { expiresAt } = context.locals.session;
-    if (!token || !expiresAt) {
-      throw new ActionError({ code: 'UNPROCESSABLE_CONTENT', message: noMfaTokenMessage });
-    }
-    writeMfaToken(context.cookies, token, expiresAt);
+    await checkCodeAndKeepToken(context, code);
     return afterMfaStep(context);
   },
 });

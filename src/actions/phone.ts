@@ -1,48 +1,25 @@
-import { ActionError, defineAction } from 'astro:actions';
+import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import {
-  mfaEnrollFallbackMessage,
   mfaVerifyFallbackMessage,
-  noMfaTokenMessage,
   twoStepPhoneConfirmedMessage,
   twoStepTurnedOffMessage,
   twoStepTurnOffFallbackMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
-import {
-  enrollPhone,
-  fetchMfaStatus,
-  turnOffTwoStep as turnOffWithApi,
-  verifyCode,
-  type CodeSent,
-} from '../server/api/mfa';
+import { fetchMfaStatus, turnOffTwoStep as turnOffWithApi } from '../server/api/mfa';
 import type { Navigation } from '../server/forms/navigation';
 import { addFlash } from '../server/session/flash';
-import { writeMfaToken } from '../server/session/session';
 import { apiFailure } from './api-failure';
-import { currentPasswordField, oneTimeCodeField, usMobileNumberField } from './fields';
-import { textCode } from './mfa';
+import { currentPasswordField, oneTimeCodeField } from './fields';
+import { checkCodeAndKeepToken } from './mfa';
 
 /**
  * The phone of two-step verification, from the Account area (docs/PRODUCT.md §11.2): add one
- * after declining the offer, replace it, or turn the step off. A new number replaces the old one
- * only once the code texted to it is entered; the API emails the member each change.
+ * after declining the offer, replace it, or turn the step off. The number is given with
+ * `mfa.enroll`, as at sign-in; it replaces the old one only once the code texted to it is entered
+ * here. The API emails the member each change.
  */
-
-/** Keeps the new number as pending and texts a code to it; the member enters the code next. */
-export const addPhone = defineAction({
-  accept: 'form',
-  input: z.object({ phone: usMobileNumberField }),
-  handler: async ({ phone }, context): Promise<CodeSent> => {
-    const api = await context.locals.api();
-    try {
-      await enrollPhone(api, phone);
-    } catch (error) {
-      throw apiFailure(error, mfaEnrollFallbackMessage, { mfa_number: 'phone' });
-    }
-    return textCode(context);
-  },
-});
 
 /**
  * The code texted to the new number makes it the phone of the codes. The API re-verifies this
@@ -53,21 +30,14 @@ export const confirmPhone = defineAction({
   accept: 'form',
   input: z.object({ code: oneTimeCodeField }),
   handler: async ({ code }, context): Promise<Navigation> => {
-    const api = await context.locals.api();
-    let token: string | undefined;
     let lastDigits: string | undefined;
     try {
       // Asked first: once the code is spent, this request's mfa token is no longer the session's.
-      lastDigits = (await fetchMfaStatus(api)).phoneLastDigits;
-      token = await verifyCode(api, code);
+      lastDigits = (await fetchMfaStatus(await context.locals.api())).phoneLastDigits;
     } catch (error) {
-      throw apiFailure(error, mfaVerifyFallbackMessage, { otp: 'code' });
+      throw apiFailure(error, mfaVerifyFallbackMessage);
     }
-    const { expiresAt } = context.locals.session;
-    if (!token || !expiresAt) {
-      throw new ActionError({ code: 'UNPROCESSABLE_CONTENT', message: noMfaTokenMessage });
-    }
-    writeMfaToken(context.cookies, token, expiresAt);
+    await checkCodeAndKeepToken(context, code);
     if (lastDigits) {
       addFlash(context.cookies, {
         message: twoStepPhoneConfirmedMessage(lastDigits),

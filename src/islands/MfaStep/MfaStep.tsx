@@ -60,8 +60,7 @@ export default function MfaStep({
   place,
   words,
 }: MfaStepProps) {
-  const account = place === 'account';
-  const enroll = useFormAction(account ? actions.account.addPhone : actions.mfa.enroll, {
+  const enroll = useFormAction(actions.mfa.enroll, {
     fallbackMessage: mfaEnrollFallbackMessage,
     fields: phoneFields,
   });
@@ -69,10 +68,13 @@ export default function MfaStep({
     fallbackMessage: mfaSendCodeFallbackMessage,
     fields: noFields,
   });
-  const verify = useFormAction(account ? actions.account.confirmPhone : actions.mfa.verify, {
-    fallbackMessage: mfaVerifyFallbackMessage,
-    fields: codeFields,
-  });
+  const verify = useFormAction(
+    place === 'account' ? actions.account.confirmPhone : actions.mfa.verify,
+    {
+      fallbackMessage: mfaVerifyFallbackMessage,
+      fields: codeFields,
+    },
+  );
   const skip = useFormAction(actions.mfa.skip, {
     fallbackMessage: mfaEnrollFallbackMessage,
     fields: noFields,
