@@ -725,6 +725,100 @@ describe('DELETE /api/v1/mfa (turning two-step verification off)', () => {
   });
 });
 
+/** A second sign-in of an enrolled member, past its step with the enrolled phone. */
+async function secondVerifiedSession(account: { email: string; password: string }, phone: string) {
+  const token = await api.signInToken(account);
+  expect((await sendOtp(token)).status).toBe(200);
+  const mfaToken = await verifyLastCode(token, phone);
+  return { token, mfaToken };
+}
+
+describe('two sessions changing the phone at once', () => {
+  it('confirms only the number given last: the code texted for an earlier one, from any session, is void', async () => {
+    const { account, token, phone, mfaToken } = await enrolledMember();
+    const other = await secondVerifiedSession(account, phone.e164);
+    const first = uniquePhone();
+    const second = uniquePhone();
+    api.clock.advanceBy(MINUTE);
+    expect((await enroll(token, first.typed, mfaToken)).status).toBe(200);
+    expect((await sendOtp(token, mfaToken)).status).toBe(200);
+    const firstCode = await lastCodeTo(first.e164);
+    api.clock.advanceBy(MINUTE);
+    expect((await enroll(other.token, second.typed, other.mfaToken)).status).toBe(200);
+    expect((await sendOtp(other.token, other.mfaToken)).status).toBe(200);
+
+    expect((await verify(token, firstCode, mfaToken)).status).toBe(422);
+    expect((await reloadUser(api.db, account.user.id)).mfaPhone).toBe(phone.e164);
+
+    await verifyLastCode(other.token, second.e164, other.mfaToken);
+    expect(await reloadUser(api.db, account.user.id)).toMatchObject({
+      mfaPhone: second.e164,
+      pendingMfaPhone: null,
+    });
+    expect(await eventKinds(account.user.id)).toEqual([
+      'signed_in',
+      'two_step_enabled',
+      'signed_in',
+      'two_step_phone_changed',
+    ]);
+  });
+
+  it('spends a code sent to a new number once, though it is sent twice at the same moment: one change, one email', async () => {
+    const { account, token, mfaToken } = await enrolledMember();
+    const newPhone = uniquePhone();
+    api.clock.advanceBy(MINUTE);
+    expect((await enroll(token, newPhone.typed, mfaToken)).status).toBe(200);
+    expect((await sendOtp(token, mfaToken)).status).toBe(200);
+    const code = await lastCodeTo(newPhone.e164);
+
+    const answers = await Promise.all([
+      verify(token, code, mfaToken),
+      verify(token, code, mfaToken),
+    ]);
+
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 422]);
+    expect((await reloadUser(api.db, account.user.id)).mfaPhone).toBe(newPhone.e164);
+    expect(await subjectsTo(account.email)).toEqual([
+      'Two-step verification is on for your Member Concierge account',
+      'Your Member Concierge sign-in codes go to a new phone',
+    ]);
+    expect(await eventKinds(account.user.id)).toEqual([
+      'signed_in',
+      'two_step_enabled',
+      'two_step_phone_changed',
+    ]);
+  });
+
+  it('leaves no phone behind when one session turns the step off while another confirms a new number', async () => {
+    const { account, token, phone, mfaToken } = await enrolledMember();
+    const other = await secondVerifiedSession(account, phone.e164);
+    const newPhone = uniquePhone();
+    api.clock.advanceBy(MINUTE);
+    expect((await enroll(other.token, newPhone.typed, other.mfaToken)).status).toBe(200);
+    expect((await sendOtp(other.token, other.mfaToken)).status).toBe(200);
+    const code = await lastCodeTo(newPhone.e164);
+
+    const [turnedOff, confirmed] = await Promise.all([
+      turnOff(token, mfaToken, account.password),
+      verify(other.token, code, other.mfaToken),
+    ]);
+
+    // Whichever came first, the turning off is last in effect: it was asked with the password,
+    // and a code can only confirm a number while the step is on.
+    expect(turnedOff.status).toBe(204);
+    const user = await reloadUser(api.db, account.user.id);
+    expect(user).toMatchObject({ mfaPhone: null, pendingMfaPhone: null });
+    const codes = await api.db
+      .select()
+      .from(oneTimeCodes)
+      .where(eq(oneTimeCodes.userId, account.user.id));
+    expect(codes).toEqual([]);
+    const kinds = await eventKinds(account.user.id);
+    expect(kinds.at(-1)).toBe('two_step_disabled');
+    expect(kinds.includes('two_step_phone_changed')).toBe(confirmed.status === 200);
+  });
+});
+
 describe('resending codes', () => {
   it('sends at most one code a minute', async () => {
     const phone = uniquePhone();
