@@ -120,6 +120,8 @@ test('a member deletes the account: refusals first, then SignIn with a toast, an
     summary.getByRole('link', { name: 'Your current password is not right.' }),
   ).toBeVisible();
   await expect(page.getByLabel('Current password')).toHaveValue('');
+  // Only the password is asked again: the typed words stay.
+  await expect(page.getByLabel(confirmationLabel)).toHaveValue('delete my account');
 
   await deleteAccount(page, person.password, '  Delete my account ');
 

@@ -1,13 +1,13 @@
-import type { SubmitEvent } from 'react';
 import { actions } from '../island-actions';
 import { emailChangeFallbackMessage } from '../../lib/messages';
 import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
-import { Message } from '../../ui/Message/Message';
 import { TextInput } from '../../ui/TextInput/TextInput';
+import { Message } from '../../ui/Message/Message';
 import styles from '../account-form.module.css';
 import { useFormAction } from '../use-form-action';
+import { CurrentPasswordInput } from '../CurrentPasswordInput';
 
 export interface ChangeEmailFormProps {
   readonly xsrfToken: string;
@@ -23,21 +23,17 @@ const fields = [
 /**
  * Asks to change the signed-in member's address (docs/PRODUCT.md §11.2): the new address and the
  * current password. The address changes only when the link mailed to it is followed. The password
- * is never shown again: the form is emptied as it is sent.
+ * is never shown again: its field is emptied as the form is sent.
  */
 export default function ChangeEmailForm({ xsrfToken, submittedEmail = '' }: ChangeEmailFormProps) {
   const form = useFormAction(actions.account.changeEmail, {
     fallbackMessage: emailChangeFallbackMessage,
     fields,
+    forgetPasswords: true,
   });
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    form.onSubmit(event);
-    const password = event.currentTarget.elements.namedItem('current_password');
-    if (password instanceof HTMLInputElement) password.value = '';
-  };
 
   return (
-    <form className={styles['form']} action={form.formAction} noValidate onSubmit={onSubmit}>
+    <form className={styles['form']} action={form.formAction} noValidate onSubmit={form.onSubmit}>
       <ErrorSummary errors={form.summary} />
       {form.data && <Message severity="success">{form.data.notice}</Message>}
       <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
@@ -52,15 +48,7 @@ export default function ChangeEmailForm({ xsrfToken, submittedEmail = '' }: Chan
         defaultValue={submittedEmail}
         error={form.fieldError('email')}
       />
-      <TextInput
-        id="change-email-current"
-        label="Current password"
-        name="current_password"
-        type="password"
-        required
-        autoComplete="current-password"
-        error={form.fieldError('current_password')}
-      />
+      <CurrentPasswordInput id="change-email-current" error={form.fieldError('current_password')} />
       <Button type="submit" loading={form.pending}>
         Change email address
       </Button>

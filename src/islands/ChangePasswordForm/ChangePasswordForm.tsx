@@ -1,4 +1,3 @@
-import type { SubmitEvent } from 'react';
 import { actions } from '../island-actions';
 import { passwordChangeFallbackMessage } from '../../lib/messages';
 import { newPasswordHint } from '../../lib/password-rules';
@@ -8,6 +7,7 @@ import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { TextInput } from '../../ui/TextInput/TextInput';
 import styles from '../account-form.module.css';
 import { useFormAction } from '../use-form-action';
+import { CurrentPasswordInput } from '../CurrentPasswordInput';
 
 export interface ChangePasswordFormProps {
   /** The signed double-submit token, echoed with the form. */
@@ -23,29 +23,21 @@ const fields = [
  * Changes the signed-in member's password (docs/PRODUCT.md §11.2): the current one, then the new
  * one with the policy's hint. Works as a plain HTML form before hydration and with JavaScript off.
  * Neither password is ever shown again: the server renders both fields empty, and once hydrated
- * the form is emptied as it is sent, so a refusal asks for both again (as GOV.UK does).
+ * both fields are emptied as the form is sent, so a refusal asks for both again (as GOV.UK does).
  */
 export default function ChangePasswordForm({ xsrfToken }: ChangePasswordFormProps) {
   const form = useFormAction(actions.account.changePassword, {
     fallbackMessage: passwordChangeFallbackMessage,
     fields,
+    forgetPasswords: true,
   });
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    form.onSubmit(event);
-    event.currentTarget.reset();
-  };
 
   return (
-    <form className={styles['form']} action={form.formAction} noValidate onSubmit={onSubmit}>
+    <form className={styles['form']} action={form.formAction} noValidate onSubmit={form.onSubmit}>
       <ErrorSummary errors={form.summary} />
       <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
-      <TextInput
+      <CurrentPasswordInput
         id="change-password-current"
-        label="Current password"
-        name="current_password"
-        type="password"
-        required
-        autoComplete="current-password"
         error={form.fieldError('current_password')}
       />
       <TextInput

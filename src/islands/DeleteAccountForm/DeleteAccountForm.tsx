@@ -1,4 +1,3 @@
-import type { SubmitEvent } from 'react';
 import { actions } from '../island-actions';
 import { accountDeletionFallbackMessage, accountDeletionPhrase } from '../../lib/messages';
 import { xsrfFieldName } from '../../lib/xsrf-names';
@@ -7,6 +6,7 @@ import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { TextInput } from '../../ui/TextInput/TextInput';
 import styles from '../account-form.module.css';
 import { useFormAction } from '../use-form-action';
+import { CurrentPasswordInput } from '../CurrentPasswordInput';
 
 export interface DeleteAccountFormProps {
   /** The signed double-submit token, echoed with the form. */
@@ -21,29 +21,21 @@ const fields = [
 /**
  * Deletes the signed-in member's account (docs/PRODUCT.md §11.2): the current password, and the
  * words "delete my account" typed out. Works as a plain HTML form before hydration and with
- * JavaScript off. The password is never shown again: the form is emptied as it is sent.
+ * JavaScript off. The password is never shown again: its field is emptied as the form is sent.
  */
 export default function DeleteAccountForm({ xsrfToken }: DeleteAccountFormProps) {
   const form = useFormAction(actions.account.deleteAccount, {
     fallbackMessage: accountDeletionFallbackMessage,
     fields,
+    forgetPasswords: true,
   });
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    form.onSubmit(event);
-    event.currentTarget.reset();
-  };
 
   return (
-    <form className={styles['form']} action={form.formAction} noValidate onSubmit={onSubmit}>
+    <form className={styles['form']} action={form.formAction} noValidate onSubmit={form.onSubmit}>
       <ErrorSummary errors={form.summary} />
       <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
-      <TextInput
+      <CurrentPasswordInput
         id="delete-account-password"
-        label="Current password"
-        name="current_password"
-        type="password"
-        required
-        autoComplete="current-password"
         error={form.fieldError('current_password')}
       />
       <TextInput
