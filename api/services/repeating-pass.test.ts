@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { repeatingPass } from './repeating-pass.ts';
+import { removeInBatches, repeatingPass } from './repeating-pass.ts';
 import { logger } from '../logger.ts';
 
 describe('repeatingPass', () => {
@@ -87,5 +87,29 @@ describe('repeatingPass', () => {
     await stopping;
     await vi.advanceTimersByTimeAsync(10_000);
     expect(pass).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('removeInBatches', () => {
+  it('asks for batches until one comes back short, and adds up what they removed', async () => {
+    const left = [3, 3, 1, 3];
+    const removeBatch = vi.fn((batchSize: number) =>
+      Promise.resolve(Math.min(batchSize, left.shift() ?? 0)),
+    );
+
+    const removed = await removeInBatches(removeBatch, { batchSize: 3, maxBatches: 10 });
+
+    expect(removed).toBe(7);
+    expect(removeBatch).toHaveBeenCalledTimes(3);
+    expect(removeBatch).toHaveBeenCalledWith(3);
+  });
+
+  it('stops after the most batches a pass may run, though more are due', async () => {
+    const removeBatch = vi.fn((batchSize: number) => Promise.resolve(batchSize));
+
+    const removed = await removeInBatches(removeBatch, { batchSize: 100, maxBatches: 4 });
+
+    expect(removed).toBe(400);
+    expect(removeBatch).toHaveBeenCalledTimes(4);
   });
 });

@@ -58,3 +58,21 @@ export function repeatingPass(
     },
   };
 }
+
+/**
+ * One pass of a sweeper: calls `removeBatch(batchSize)` until it removes fewer than a batch (none
+ * left) or `maxBatches` have run, so that a long backlog never holds up a stop; the next pass goes
+ * on with it. Resolves to the number removed.
+ */
+export async function removeInBatches(
+  removeBatch: (batchSize: number) => Promise<number>,
+  { batchSize, maxBatches }: { batchSize: number; maxBatches: number },
+): Promise<number> {
+  let removed = 0;
+  for (let batch = 0; batch < maxBatches; batch += 1) {
+    const count = await removeBatch(batchSize);
+    removed += count;
+    if (count < batchSize) break;
+  }
+  return removed;
+}

@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.ts';
 import { HOUR, type Clock } from './clock.ts';
-import { repeatingPass, type RepeatingPass } from './repeating-pass.ts';
+import { removeInBatches, repeatingPass, type RepeatingPass } from './repeating-pass.ts';
 import { deleteExpiredSecurityEvents } from './security-events.ts';
 
 export interface SecurityEventSweeperOptions {
@@ -16,7 +16,7 @@ export interface SecurityEventSweeper extends RepeatingPass {
 }
 
 const BATCH_SIZE = 1000;
-/** Bounds one pass, so that stopping never waits for a long backlog; the next pass goes on. */
+/** Bounds one pass (removeInBatches). */
 const MAX_BATCHES_PER_PASS = 20;
 
 /**
@@ -31,15 +31,11 @@ export function createSecurityEventSweeper(
   const { db, clock } = options;
   const intervalMs = options.intervalMs ?? HOUR;
 
-  async function removeDue(): Promise<number> {
-    let removed = 0;
-    for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch += 1) {
-      const count = await deleteExpiredSecurityEvents(db, clock.now(), BATCH_SIZE);
-      removed += count;
-      if (count < BATCH_SIZE) break;
-    }
-    return removed;
-  }
+  const removeDue = () =>
+    removeInBatches((batchSize) => deleteExpiredSecurityEvents(db, clock.now(), batchSize), {
+      batchSize: BATCH_SIZE,
+      maxBatches: MAX_BATCHES_PER_PASS,
+    });
 
   return {
     removeDue,

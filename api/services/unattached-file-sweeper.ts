@@ -1,7 +1,7 @@
 import type { Database } from '../db/client.ts';
 import { MINUTE, type Clock } from './clock.ts';
 import { removeQueuedStorageFiles, removeUnattachedFiles } from './files.ts';
-import { repeatingPass, type RepeatingPass } from './repeating-pass.ts';
+import { removeInBatches, repeatingPass, type RepeatingPass } from './repeating-pass.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 
 export interface UnattachedFileSweeperOptions {
@@ -21,7 +21,7 @@ export interface UnattachedFileSweeper extends RepeatingPass {
 }
 
 const BATCH_SIZE = 100;
-/** Bounds one pass, so that stopping never waits for a long backlog. */
+/** Bounds one pass (removeInBatches). */
 const MAX_BATCHES_PER_PASS = 10;
 
 /**
@@ -37,19 +37,17 @@ export function createUnattachedFileSweeper(
   const { db, clock, storage } = options;
   const intervalMs = options.intervalMs ?? 10 * MINUTE;
 
+  const batches = { batchSize: BATCH_SIZE, maxBatches: MAX_BATCHES_PER_PASS };
   async function removeDue(): Promise<number> {
-    let removed = 0;
-    for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch += 1) {
-      const count = await removeUnattachedFiles(db, storage, clock.now(), BATCH_SIZE);
-      removed += count;
-      if (count < BATCH_SIZE) break;
-    }
-    for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch += 1) {
-      const count = await removeQueuedStorageFiles(db, storage, BATCH_SIZE);
-      removed += count;
-      if (count < BATCH_SIZE) break;
-    }
-    return removed;
+    const unattached = await removeInBatches(
+      (batchSize) => removeUnattachedFiles(db, storage, clock.now(), batchSize),
+      batches,
+    );
+    const queued = await removeInBatches(
+      (batchSize) => removeQueuedStorageFiles(db, storage, batchSize),
+      batches,
+    );
+    return unattached + queued;
   }
 
   return {
