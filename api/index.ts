@@ -35,6 +35,7 @@ import {
 import { TrustedProxies } from './http/trusted-proxies.ts';
 import { parseOrigin } from './settings.ts';
 import { passwordEstimator } from './services/password-strength.ts';
+import { createFactorSecrets, randomFactorSecrets } from './services/factor-secrets.ts';
 
 export type { DemoAccount } from './db/seed.ts';
 export type { Clock } from './services/clock.ts';
@@ -108,6 +109,13 @@ export interface ReferenceApiOptions {
    * servers sharing one storage directory must all be given the same secret (`STORAGE_SECRET`).
    */
   storageSecret?: string | undefined;
+  /**
+   * Seals the secrets of second factors kept in the database (at least 32 characters). Without
+   * it, a random key per process: fine for a database that goes with the process, but an app set
+   * up on a kept database stops working when the process restarts (`npm run api` and the web
+   * server always pass one, set or kept in the data directory).
+   */
+  factorSecretKey?: string | undefined;
   /**
    * Remove, every 10 minutes in this process, the files nobody attached within an hour of asking
    * for their upload address (default true). Tests turn it off and call `removeDue()` by hand.
@@ -214,6 +222,10 @@ export async function openReferenceApi(
       publicOrigin,
       outboxViewer: options.outboxViewer ?? false,
       storage,
+      factorSecrets:
+        options.factorSecretKey === undefined
+          ? randomFactorSecrets()
+          : createFactorSecrets(options.factorSecretKey),
     });
     const outbox = createOutboxWorker({
       db: database.db,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { z } from 'zod';
 import { isDataFolderInUse } from './db/data-folder-lock.ts';
+import { secretKeptIn } from './kept-secret.ts';
 import { DEFAULT_PUBLIC_ORIGIN, openReferenceApi, type ReferenceApiServer } from './index.ts';
 import {
   booleanSetting,
@@ -15,7 +16,7 @@ import {
   parseSettings,
   portSetting,
   smtpUrlSetting,
-  storageSecretSetting,
+  secretKeySetting,
   trustedProxiesSetting,
 } from './settings.ts';
 import { logLevels } from './logger.ts';
@@ -31,7 +32,7 @@ import { readS3Settings } from './services/storage/s3-settings.ts';
  * TRUSTED_PROXIES (none), PUBLIC_ORIGIN (http://127.0.0.1:4321), SMTP_URL (unset: emails stay in the
  * outbox), MAIL_FROM (Member Concierge <no-reply@{public host}>), OUTBOX_VIEWER (false),
  * STORAGE_SECRET (unset: a random one per process; files are kept in DATA_DIR/storage), S3_*
- * (files in an S3-compatible bucket instead).
+ * (files in an S3-compatible bucket instead), FACTOR_SECRET_KEY (unset: one kept in DATA_DIR).
  */
 const settingsSchema = z.object({
   API_HOST: hostSetting('127.0.0.1'),
@@ -44,7 +45,8 @@ const settingsSchema = z.object({
   SMTP_URL: smtpUrlSetting,
   MAIL_FROM: z.string().optional(),
   OUTBOX_VIEWER: booleanSetting(false),
-  STORAGE_SECRET: storageSecretSetting,
+  STORAGE_SECRET: secretKeySetting,
+  FACTOR_SECRET_KEY: secretKeySetting,
   // Read by the logger itself (logger.ts); checked here so that a typo stops the start.
   LOG_LEVEL: choiceSetting(logLevels, undefined),
 });
@@ -78,6 +80,10 @@ try {
     outboxViewer: settings.OUTBOX_VIEWER,
     storageDir,
     storageSecret: settings.STORAGE_SECRET,
+    // Unlike file addresses, an app's secret must outlive the process: the key is kept on disk.
+    factorSecretKey:
+      settings.FACTOR_SECRET_KEY ??
+      secretKeptIn(path.resolve(settings.DATA_DIR || './data', 'factor-secret-key')),
     // The AWS SDK is loaded only when the files go to S3.
     storage: s3Settings
       ? (await import('./services/storage/s3-storage.ts')).createS3Storage(s3Settings)

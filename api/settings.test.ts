@@ -12,7 +12,7 @@ import {
   portSetting,
   productionConveniencesLine,
   servesProduction,
-  storageSecretSetting,
+  secretKeySetting,
   trustedProxiesSetting,
 } from './settings.ts';
 import { TrustedProxies } from './http/trusted-proxies.ts';
@@ -90,8 +90,8 @@ describe('isLoopbackHost', () => {
   });
 });
 
-describe('storageSecretSetting', () => {
-  const secretSchema = z.object({ STORAGE_SECRET: storageSecretSetting });
+describe('secretKeySetting', () => {
+  const secretSchema = z.object({ STORAGE_SECRET: secretKeySetting });
 
   it('is undefined when unset or empty (a random secret per process)', () => {
     expect(parseSettings(secretSchema, {}).STORAGE_SECRET).toBeUndefined();

@@ -224,11 +224,11 @@ export const smtpUrlSetting = z
   });
 
 /**
- * STORAGE_SECRET: the key that signs the local storage's upload and download addresses, at
- * least 32 characters; empty or unset means a random one per process. A bad value is not
- * repeated in the message: it is a secret.
+ * A key the operator may set (STORAGE_SECRET, FACTOR_SECRET_KEY): at least 32 characters; empty
+ * or unset means the default each one documents. A bad value is not repeated in the message: it
+ * is a secret.
  */
-export const storageSecretSetting = z
+export const secretKeySetting = z
   .string()
   .optional()
   .transform((value, context) => {

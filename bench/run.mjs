@@ -48,9 +48,11 @@ const lighthousePages = [
   ['SignUp', 'signed out, no companySlug'],
   ['MfaEnrollment', 'MFA enrollment required'],
   ['Dashboard', 'member'],
+  ['Account', 'member'],
   ['AccountSecurity', 'member'],
   ['AccountDevices', 'member'],
   ['AccountActivity', 'member'],
+  ['AccountData', 'member'],
   ['Requests', 'member'],
   ['Request', 'member'],
 ];

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -50,6 +51,20 @@ export const users = pgTable(
     mfaPhone: text('mfa_phone'),
     /** A number given for enrollment (POST /mfa) and not confirmed by a code yet. */
     pendingMfaPhone: text('pending_mfa_phone'),
+    /**
+     * The shared secret of the member's authenticator app (TOTP, RFC 6238), encrypted with the
+     * API's factor key (services/factor-secrets.ts); null while no app is set up.
+     */
+    totpSecret: text('totp_secret'),
+    /** When the app's first code confirmed it; null while none is confirmed. */
+    totpConfirmedAt: timestampWithZone('totp_confirmed_at'),
+    /** A secret being set up (shown as a QR code), not confirmed by a code yet; encrypted. */
+    pendingTotpSecret: text('pending_totp_secret'),
+    /**
+     * The 30-second time step of the last app code accepted: a code of that step or an earlier
+     * one is refused, so that a code seen over a shoulder cannot be used again.
+     */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     /** When the member last skipped the enrollment offer; it is offered again 30 days later. */
     mfaDeclinedAt: timestampWithZone('mfa_declined_at'),
     /** Profile: what the member wants help with, values of HELP_TOPICS (services/profile.ts). */
@@ -220,6 +235,25 @@ export const oneTimeCodes = pgTable(
   ],
 );
 
+/**
+ * Each wrong code from an authenticator app (docs/PRODUCT.md §11.2). They count toward the
+ * account's cap on wrong codes with the wrong tries of texted codes (services/mfa.ts), and go
+ * when the pause they may cause is lifted.
+ */
+export const secondStepFailures = pgTable(
+  'second_step_failures',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    failedAt: timestampWithZone('failed_at').notNull().defaultNow(),
+  },
+  (table) => [
+    index('second_step_failures_user_id_failed_at_index').on(table.userId, table.failedAt),
+  ],
+);
+
 export const OUTBOX_CHANNELS = ['email', 'sms'] as const;
 export type OutboxChannel = (typeof OUTBOX_CHANNELS)[number];
 
@@ -280,6 +314,8 @@ export const SECURITY_EVENT_KINDS = [
   'two_step_phone_changed',
   'two_step_disabled',
   'two_step_codes_paused',
+  'authenticator_app_added',
+  'authenticator_app_removed',
   'session_ended',
   'other_sessions_ended',
   'signed_out',

@@ -1,6 +1,7 @@
 import type { Database } from '../db/client.ts';
 import type { Session, User } from '../db/schema.ts';
 import type { Clock } from '../services/clock.ts';
+import type { FactorSecrets } from '../services/factor-secrets.ts';
 import type { FileStorage } from '../services/storage/file-storage.ts';
 import type { TrustedProxies } from './trusted-proxies.ts';
 
@@ -22,6 +23,8 @@ export interface ApiDependencies {
    * them under `/storage` (api/routes/storage.ts); other drivers' addresses point elsewhere.
    */
   storage: FileStorage;
+  /** Seals the secrets of second factors kept in the database (an authenticator app's key). */
+  factorSecrets: FactorSecrets;
 }
 
 /** Context variables set by the middleware of api/http/. */

@@ -37,6 +37,10 @@ export const ErrorMessage = {
   invalidMfaCode: 'Unable to verify MFA token',
   companyRequiresMfa: 'Your company requires two-step verification.',
   twoStepAlreadyOff: 'Two-step verification is already off.',
+  noAppSetUp: 'Set up your authenticator app first, then enter a code from it.',
+  noAppToRemove: 'There is no authenticator app on your account.',
+  lastFactorRequired:
+    'Your company requires two-step verification: add another way to sign in before you remove this one.',
   contactPhoneRequired: 'Add a phone number to be contacted by phone or text.',
   unknownCategory: 'Choose one of the request categories.',
   attachmentNotFound: 'We cannot find that file. Please upload it again.',

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { MFA_TOKEN_HEADER, requireSession } from '../http/authentication.ts';
 import { clientAddress, requestOrigin } from '../http/client-address.ts';
@@ -11,6 +11,8 @@ import {
   declineMfaEnrollment,
   hasEnrolledMfa,
   mfaStatus,
+  type MfaRequestContext,
+  type VerifyCodeResult,
   sendMfaCode,
   setPendingMfaPhone,
   turnOffMfa,
@@ -23,14 +25,28 @@ import {
   phoneLastDigits,
 } from '../services/phone-numbers.ts';
 import {
+  confirmApp,
+  removeApp,
+  startAppSetup,
+  verifyAppCode,
+} from '../services/authenticator-app.ts';
+import {
+  MFA_APP_REMOVAL_PER_IP,
+  MFA_APP_REMOVAL_PER_USER,
+  MFA_APP_SETUP_PER_USER,
   MFA_TURN_OFF_PER_IP,
   MFA_TURN_OFF_PER_USER,
   MFA_VERIFY_PER_USER,
 } from '../services/rate-limits.ts';
 
 const enrollBody = z.object({ mfa_number: z.string().max(64) });
-const verifyBody = z.object({ otp: z.string().max(64) });
-const turnOffBody = z.object({
+const verifyBody = z.object({
+  otp: z.string().max(64),
+  /** Which factor the code comes from: a texted code (the default) or the authenticator app. */
+  method: z.enum(['sms', 'app']).optional(),
+});
+const appCodeBody = z.object({ otp: z.string().max(64) });
+const currentPasswordBody = z.object({
   user: z.object({ current_password: passwordInput }),
 });
 
@@ -46,7 +62,7 @@ export const MfaMessage = {
  * session and works before MFA is complete (that is what they complete).
  */
 export function createMfaRoutes(dependencies: ApiDependencies) {
-  const { db, clock, trustedProxies, publicOrigin } = dependencies;
+  const { db, clock, trustedProxies, publicOrigin, factorSecrets } = dependencies;
   const session = requireSession(dependencies, { allowUnverifiedMfa: true });
 
   return new Hono<ApiEnv>()
@@ -96,27 +112,81 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
       const user = c.get('user');
       const refusal = await tooManyRequests(c, dependencies, MFA_VERIFY_PER_USER, String(user.id));
       if (refusal) return refusal;
-      const result = await verifyMfaCode(
-        db,
-        clock,
-        { userId: user.id, sessionId: c.get('session').id, mfaVerified: c.get('mfaVerified') },
-        c.req.valid('json').otp,
-        publicOrigin,
-        requestOrigin(c, trustedProxies),
-      );
-      if (!result.verified) {
-        return result.reason === 'codes_paused'
-          ? errorResponse(c, 403, CODES_PAUSED_MESSAGE)
-          : errorResponse(c, 422, ErrorMessage.invalidMfaCode);
-      }
-      c.header(MFA_TOKEN_HEADER, result.mfaToken);
-      return c.json({ success: true });
+      const { otp, method } = c.req.valid('json');
+      const context = requestContext(c);
+      const origin = requestOrigin(c, trustedProxies);
+      const result =
+        method === 'app'
+          ? await verifyAppCode(db, clock, factorSecrets, context, { otp, publicOrigin, origin })
+          : await verifyMfaCode(db, clock, context, otp, publicOrigin, origin);
+      return verifiedAnswer(c, result);
     })
+    .post('/app', session, async (c) => {
+      const user = c.get('user');
+      // As for the phone: with a factor confirmed, only a session that proved one adds another.
+      if (hasEnrolledMfa(user) && !c.get('mfaVerified')) {
+        return errorResponse(c, 401, ErrorMessage.mfaRequired);
+      }
+      const refusal = await tooManyRequests(
+        c,
+        dependencies,
+        MFA_APP_SETUP_PER_USER,
+        String(user.id),
+      );
+      if (refusal) return refusal;
+      return c.json(await startAppSetup(db, clock, factorSecrets, user));
+    })
+    .post('/app/confirm', session, jsonBody(appCodeBody), async (c) => {
+      const user = c.get('user');
+      if (hasEnrolledMfa(user) && !c.get('mfaVerified')) {
+        return errorResponse(c, 401, ErrorMessage.mfaRequired);
+      }
+      const refusal = await tooManyRequests(c, dependencies, MFA_VERIFY_PER_USER, String(user.id));
+      if (refusal) return refusal;
+      const result = await confirmApp(db, clock, factorSecrets, requestContext(c), {
+        otp: c.req.valid('json').otp,
+        publicOrigin,
+        origin: requestOrigin(c, trustedProxies),
+      });
+      if (!result.verified && result.reason === 'no_setup') {
+        return errorResponse(c, 422, ErrorMessage.noAppSetUp);
+      }
+      return verifiedAnswer(c, result);
+    })
+    .delete(
+      '/app',
+      requireSession(dependencies),
+      jsonBody(currentPasswordBody),
+      rateLimit(dependencies, MFA_APP_REMOVAL_PER_IP, (c) => clientAddress(c, trustedProxies)),
+      rateLimitPerUser(dependencies, MFA_APP_REMOVAL_PER_USER),
+      async (c) => {
+        const result = await removeApp(db, clock, c.get('user'), {
+          currentPassword: c.req.valid('json').user.current_password,
+          companyRequiresMfa: c.get('companyRequiresMfa'),
+          publicOrigin,
+          origin: requestOrigin(c, trustedProxies),
+        });
+        if (result.removed) return c.body(null, 204);
+        switch (result.reason) {
+          case 'wrong_current_password':
+            return errorResponse(
+              c,
+              422,
+              ErrorMessage.wrongCurrentPassword,
+              'user.current_password',
+            );
+          case 'no_app':
+            return errorResponse(c, 422, ErrorMessage.noAppToRemove);
+          case 'last_factor_required':
+            return errorResponse(c, 403, ErrorMessage.lastFactorRequired);
+        }
+      },
+    )
     .delete(
       '/',
       // Past the MFA step: turning it off takes a session that completed it.
       requireSession(dependencies),
-      jsonBody(turnOffBody),
+      jsonBody(currentPasswordBody),
       rateLimit(dependencies, MFA_TURN_OFF_PER_IP, (c) => clientAddress(c, trustedProxies)),
       rateLimitPerUser(dependencies, MFA_TURN_OFF_PER_USER),
       async (c) => {
@@ -148,4 +218,23 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
       await declineMfaEnrollment(db, clock, c.get('user').id);
       return c.body(null, 204);
     });
+}
+
+function requestContext(c: Context<ApiEnv>): MfaRequestContext {
+  return {
+    userId: c.get('user').id,
+    sessionId: c.get('session').id,
+    mfaVerified: c.get('mfaVerified'),
+  };
+}
+
+/** The answer to a code that takes the MFA step: the new mfa token, or why not. */
+function verifiedAnswer(c: Context<ApiEnv>, result: VerifyCodeResult) {
+  if (!result.verified) {
+    return result.reason === 'codes_paused'
+      ? errorResponse(c, 403, CODES_PAUSED_MESSAGE)
+      : errorResponse(c, 422, ErrorMessage.invalidMfaCode);
+  }
+  c.header(MFA_TOKEN_HEADER, result.mfaToken);
+  return c.json({ success: true });
 }

@@ -6,7 +6,8 @@ import type { EmailContent } from './outbox.ts';
  * so that nobody can make the API mail a link to another site.
  */
 
-const PRODUCT_NAME = 'Member Concierge';
+/** The product's name as emails and authenticator apps show it. */
+export const PRODUCT_NAME = 'Member Concierge';
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
 export function escapeHtml(text: string): string {
@@ -286,6 +287,35 @@ export function twoStepDisabledEmail(publicOrigin: string): EmailContent {
     before: [
       `Signing in to your ${PRODUCT_NAME} account no longer takes a texted code: your password alone is enough.`,
       'If you did not turn it off, reset your password at once: that signs out every device.',
+    ],
+    ...resetIfNotYou(publicOrigin),
+  });
+}
+
+/**
+ * When an authenticator app is confirmed (POST /mfa/app/confirm): the first one, or one that
+ * replaces the app before it.
+ */
+export function authenticatorAppAddedEmail(publicOrigin: string, replacing: boolean): EmailContent {
+  return compose(`An authenticator app was added to your ${PRODUCT_NAME} account`, {
+    greeting: GREETING,
+    before: [
+      replacing
+        ? `Signing in to your ${PRODUCT_NAME} account can now take a code from a new authenticator app; the app used before no longer works.`
+        : `Signing in to your ${PRODUCT_NAME} account can now take a code from your authenticator app.`,
+      'If you did not add it, reset your password at once, which signs out every device, and contact us through the site.',
+    ],
+    ...resetIfNotYou(publicOrigin),
+  });
+}
+
+/** When the member removes their authenticator app (DELETE /mfa/app). */
+export function authenticatorAppRemovedEmail(publicOrigin: string): EmailContent {
+  return compose(`The authenticator app was removed from your ${PRODUCT_NAME} account`, {
+    greeting: GREETING,
+    before: [
+      `Codes from your authenticator app no longer sign you in to your ${PRODUCT_NAME} account.`,
+      'If you did not remove it, reset your password at once: that signs out every device.',
     ],
     ...resetIfNotYou(publicOrigin),
   });

@@ -94,6 +94,8 @@ export async function exportAccount(database: Database, user: User, now: Date) {
           contact_phone: user.contactPhone,
           preferred_contact_method: user.preferredContactMethod,
           two_step_phone: user.mfaPhone,
+          // When the app was confirmed; its secret is a credential, never exported.
+          authenticator_app_added_at: user.totpConfirmedAt?.toISOString() ?? null,
           two_step_offer_declined_at: user.mfaDeclinedAt?.toISOString() ?? null,
           created_at: user.createdAt.toISOString(),
           updated_at: user.updatedAt.toISOString(),

@@ -1,20 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { HOUR } from './clock.ts';
-import { awaitsMfa, isEnrollmentOfferDue, requestHasVerifiedMfa, signInMfaFlags } from './mfa.ts';
+import {
+  awaitsMfa,
+  isEnrollmentOfferDue,
+  requestHasVerifiedMfa,
+  secondFactors,
+  signInMfaFlags,
+} from './mfa.ts';
 import { generateToken, hashToken } from './tokens.ts';
 
 const DAY = 24 * HOUR;
 const now = new Date('2026-01-15T09:00:00.000Z');
 const ago = (milliseconds: number) => new Date(now.getTime() - milliseconds);
 const phone = '+15555550123';
+const noFactor = { mfaPhone: null, totpConfirmedAt: null };
+const phoneOnly = { mfaPhone: phone, totpConfirmedAt: null };
+const appOnly = { mfaPhone: null, totpConfirmedAt: ago(DAY) };
 
 describe('isEnrollmentOfferDue', () => {
   it('is due for a member who never declined it', () => {
-    expect(isEnrollmentOfferDue({ mfaPhone: null, mfaDeclinedAt: null }, false, now)).toBe(true);
+    expect(isEnrollmentOfferDue({ ...noFactor, mfaDeclinedAt: null }, false, now)).toBe(true);
   });
 
   it('is due again only more than 30 days after the member declined it', () => {
-    const declined = (days: number) => ({ mfaPhone: null, mfaDeclinedAt: ago(days * DAY) });
+    const declined = (days: number) => ({ ...noFactor, mfaDeclinedAt: ago(days * DAY) });
 
     expect(isEnrollmentOfferDue(declined(10), false, now)).toBe(false);
     expect(isEnrollmentOfferDue(declined(30), false, now)).toBe(false);
@@ -22,14 +31,14 @@ describe('isEnrollmentOfferDue', () => {
   });
 
   it('is always due when the company requires MFA, and never once enrolled', () => {
-    expect(isEnrollmentOfferDue({ mfaPhone: null, mfaDeclinedAt: ago(DAY) }, true, now)).toBe(true);
-    expect(isEnrollmentOfferDue({ mfaPhone: phone, mfaDeclinedAt: null }, true, now)).toBe(false);
+    expect(isEnrollmentOfferDue({ ...noFactor, mfaDeclinedAt: ago(DAY) }, true, now)).toBe(true);
+    expect(isEnrollmentOfferDue({ ...phoneOnly, mfaDeclinedAt: null }, true, now)).toBe(false);
   });
 });
 
 describe('signInMfaFlags', () => {
   it('requires verification from an enrolled member', () => {
-    expect(signInMfaFlags({ mfaPhone: phone, mfaDeclinedAt: null }, false, now)).toEqual({
+    expect(signInMfaFlags({ ...phoneOnly, mfaDeclinedAt: null }, false, now)).toEqual({
       mfa_requires_verification: false,
       mfa_required: true,
     });
@@ -53,12 +62,27 @@ describe('requestHasVerifiedMfa', () => {
 
 describe('awaitsMfa', () => {
   it('holds back an enrolled member until the request proves MFA', () => {
-    expect(awaitsMfa({ mfaPhone: phone }, false, false)).toBe(true);
-    expect(awaitsMfa({ mfaPhone: phone }, true, true)).toBe(false);
+    expect(awaitsMfa(phoneOnly, false, false)).toBe(true);
+    expect(awaitsMfa(phoneOnly, true, true)).toBe(false);
+  });
+
+  it('holds back a member whose only factor is an authenticator app, as one with a phone', () => {
+    expect(awaitsMfa(appOnly, false, false)).toBe(true);
+    expect(awaitsMfa(appOnly, false, true)).toBe(false);
+    expect(isEnrollmentOfferDue({ ...appOnly, mfaDeclinedAt: null }, true, now)).toBe(false);
   });
 
   it('holds back an unenrolled member only when the company requires MFA', () => {
-    expect(awaitsMfa({ mfaPhone: null }, false, false)).toBe(false);
-    expect(awaitsMfa({ mfaPhone: null }, true, false)).toBe(true);
+    expect(awaitsMfa(noFactor, false, false)).toBe(false);
+    expect(awaitsMfa(noFactor, true, false)).toBe(true);
+  });
+});
+
+describe('secondFactors', () => {
+  it('lists the app before the phone, and nothing for a member without a factor', () => {
+    expect(secondFactors({ mfaPhone: phone, totpConfirmedAt: now })).toEqual(['app', 'sms']);
+    expect(secondFactors(phoneOnly)).toEqual(['sms']);
+    expect(secondFactors(appOnly)).toEqual(['app']);
+    expect(secondFactors(noFactor)).toEqual([]);
   });
 });

@@ -2,7 +2,15 @@ import { timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import type { RequestOrigin } from '../http/client-address.ts';
-import { companies, oneTimeCodes, sessions, users, type Session, type User } from '../db/schema.ts';
+import {
+  companies,
+  oneTimeCodes,
+  secondStepFailures,
+  sessions,
+  users,
+  type Session,
+  type User,
+} from '../db/schema.ts';
 import {
   codesPausedEmail,
   twoStepDisabledEmail,
@@ -44,10 +52,37 @@ import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
 /** A member who skipped the enrollment offer is offered it again this long after. */
 export const MFA_OFFER_REPEAT_AFTER_MS = 30 * 24 * HOUR;
 
-/** A user is enrolled in MFA once a phone number has been confirmed for them. */
-export function hasEnrolledMfa(user: Pick<User, 'mfaPhone'>): boolean {
-  return user.mfaPhone !== null;
+/** What a member may have as a second step: a phone for texted codes, an authenticator app. */
+export type SecondFactor = 'sms' | 'app';
+
+/** The fields of a user that say which second factors they have. */
+export type FactorFields = Pick<User, 'mfaPhone' | 'totpConfirmedAt'>;
+
+/** The member's confirmed second factors, in the order the step offers them. */
+export function secondFactors(user: FactorFields): SecondFactor[] {
+  return [
+    ...(user.totpConfirmedAt !== null ? (['app'] as const) : []),
+    ...(user.mfaPhone !== null ? (['sms'] as const) : []),
+  ];
 }
+
+/** A user is enrolled in MFA once a phone or an authenticator app has been confirmed. */
+export function hasEnrolledMfa(user: FactorFields): boolean {
+  return secondFactors(user).length > 0;
+}
+
+/**
+ * Every second factor gone, for turning two-step verification off and for a reset that claims an
+ * unproven account: the phone, the app, and what was being set up.
+ */
+export const NO_SECOND_FACTORS = {
+  mfaPhone: null,
+  pendingMfaPhone: null,
+  totpSecret: null,
+  totpConfirmedAt: null,
+  pendingTotpSecret: null,
+  totpLastStep: null,
+} as const;
 
 /**
  * Whether enrollment is to be offered at sign-in to a user without an enrolled phone: when the
@@ -55,7 +90,7 @@ export function hasEnrolledMfa(user: Pick<User, 'mfaPhone'>): boolean {
  * requires MFA (then always, and it cannot be skipped).
  */
 export function isEnrollmentOfferDue(
-  user: Pick<User, 'mfaPhone' | 'mfaDeclinedAt'>,
+  user: FactorFields & Pick<User, 'mfaDeclinedAt'>,
   companyRequiresMfa: boolean,
   now: Date,
 ): boolean {
@@ -70,7 +105,7 @@ export function isEnrollmentOfferDue(
  * (`mfa_requires_verification`).
  */
 export function signInMfaFlags(
-  user: Pick<User, 'mfaPhone' | 'mfaDeclinedAt'>,
+  user: FactorFields & Pick<User, 'mfaDeclinedAt'>,
   companyRequiresMfa: boolean,
   now: Date,
 ): { mfa_requires_verification: boolean; mfa_required: boolean } {
@@ -115,7 +150,7 @@ export function requestHasVerifiedMfa(
  * company requires MFA and who has not enrolled yet.
  */
 export function awaitsMfa(
-  user: Pick<User, 'mfaPhone'>,
+  user: FactorFields,
   companyRequiresMfa: boolean,
   mfaVerified: boolean,
 ): boolean {
@@ -174,14 +209,17 @@ interface CodeTarget {
 
 /**
  * An enrolled user whose request does not prove MFA can only be sent a code to the enrolled
- * phone: a pending number (which only a verified session may set) never stands in for it.
- * Otherwise a pending number is being enrolled; else the enrolled phone verifies.
+ * phone (none when the app is their only factor): a pending number (which only a verified session
+ * may set) never stands in for it. Otherwise a pending number is being enrolled; else the
+ * enrolled phone verifies.
  */
 function codeTarget(
-  user: Pick<User, 'mfaPhone' | 'pendingMfaPhone'>,
+  user: FactorFields & Pick<User, 'pendingMfaPhone'>,
   mfaVerified: boolean,
 ): CodeTarget | null {
-  if (user.mfaPhone !== null && !mfaVerified) return { purpose: 'verify', phone: user.mfaPhone };
+  if (!mfaVerified && hasEnrolledMfa(user)) {
+    return user.mfaPhone === null ? null : { purpose: 'verify', phone: user.mfaPhone };
+  }
   if (user.pendingMfaPhone !== null) return { purpose: 'enroll', phone: user.pendingMfaPhone };
   if (user.mfaPhone !== null) return { purpose: 'verify', phone: user.mfaPhone };
   return null;
@@ -189,8 +227,10 @@ function codeTarget(
 
 /** Where a member stands with MFA, as GET /mfa answers it. */
 export interface MfaStatus {
-  /** A phone is enrolled: the step verifies it; otherwise it enrolls one. */
+  /** A second factor is confirmed: the step verifies it; otherwise it enrolls one. */
   enrolled: boolean;
+  /** The confirmed second factors, the app first: what the step can take. */
+  methods: SecondFactor[];
   /** This request proves MFA for its session (see {@link requestHasVerifiedMfa}). */
   verified: boolean;
   /** The company requires MFA: enrollment cannot be skipped. */
@@ -200,13 +240,14 @@ export interface MfaStatus {
 }
 
 export function mfaStatus(
-  user: Pick<User, 'mfaPhone' | 'pendingMfaPhone'>,
+  user: FactorFields & Pick<User, 'pendingMfaPhone'>,
   companyRequiresMfa: boolean,
   mfaVerified: boolean,
 ): MfaStatus {
   const target = codeTarget(user, mfaVerified);
   return {
     enrolled: hasEnrolledMfa(user),
+    methods: secondFactors(user),
     verified: mfaVerified,
     required: companyRequiresMfa,
     phone_last_digits: target === null ? null : phoneLastDigits(target.phone),
@@ -255,6 +296,7 @@ export async function resumeOneTimeCodes(
     .set({ mfaCodesPausedAt: null, updatedAt: now })
     .where(eq(users.id, userId));
   await transaction.delete(oneTimeCodes).where(eq(oneTimeCodes.userId, userId));
+  await transaction.delete(secondStepFailures).where(eq(secondStepFailures.userId, userId));
 }
 
 /**
@@ -346,8 +388,8 @@ export type VerifyCodeResult =
   | { verified: true; mfaToken: string }
   | { verified: false; reason: 'invalid_code' | 'codes_paused' };
 
-const INVALID_CODE: VerifyCodeResult = { verified: false, reason: 'invalid_code' };
-const CODES_PAUSED: VerifyCodeResult = { verified: false, reason: 'codes_paused' };
+export const INVALID_CODE: VerifyCodeResult = { verified: false, reason: 'invalid_code' };
+export const CODES_PAUSED: VerifyCodeResult = { verified: false, reason: 'codes_paused' };
 
 /**
  * POST /mfa/verify: checks `otp` against the newest code of this session. A wrong code counts a
@@ -419,13 +461,25 @@ export async function verifyMfaCode(
         .set({ pendingMfaPhone: null, updatedAt: now })
         .where(eq(users.id, user.id));
     }
-    const mfaToken = generateToken();
-    await transaction
-      .update(sessions)
-      .set({ mfaVerifiedAt: now, mfaTokenHash: hashToken(mfaToken) })
-      .where(eq(sessions.id, context.sessionId));
-    return { verified: true, mfaToken };
+    return { verified: true, mfaToken: await markSessionVerified(transaction, context, now) };
   });
+}
+
+/**
+ * Marks the session past its MFA step with a fresh mfa token, of which only the SHA-256 is kept,
+ * in the transaction that accepted the second factor. Resolves to the token, for the answer.
+ */
+export async function markSessionVerified(
+  transaction: Database,
+  context: Pick<MfaRequestContext, 'sessionId'>,
+  now: Date,
+): Promise<string> {
+  const mfaToken = generateToken();
+  await transaction
+    .update(sessions)
+    .set({ mfaVerifiedAt: now, mfaTokenHash: hashToken(mfaToken) })
+    .where(eq(sessions.id, context.sessionId));
+  return mfaToken;
 }
 
 /**
@@ -440,7 +494,7 @@ async function enrollPhone(
   phone: string,
   { now, origin, publicOrigin }: { now: Date; origin: RequestOrigin; publicOrigin: string },
 ): Promise<void> {
-  const replacing = hasEnrolledMfa(user);
+  const replacing = user.mfaPhone !== null;
   await transaction
     .update(users)
     .set({ mfaPhone: phone, pendingMfaPhone: null, updatedAt: now })
@@ -469,9 +523,9 @@ export type TurnOffResult =
 /**
  * DELETE /mfa: turns two-step verification off for the signed-in member, proved with the current
  * password (checked and counted by the lockout as for a password change). Refused where the
- * company requires it. In one transaction: the phone, a pending phone and every code go, the
- * offer is counted as declined now (so sign-in does not offer it again for 30 days), the event is
- * recorded and the member emailed.
+ * company requires it. In one transaction: the phone, the app, what was being set up and every
+ * code go, the offer is counted as declined now (so sign-in does not offer it again for 30 days),
+ * the event is recorded and the member emailed.
  */
 export function turnOffMfa(
   database: Database,
@@ -491,7 +545,11 @@ export function turnOffMfa(
       });
       if (!accepted) return { turnedOff: false, reason: 'wrong_current_password' };
       const [current] = await transaction
-        .select({ mfaPhone: users.mfaPhone, companyId: users.companyId })
+        .select({
+          mfaPhone: users.mfaPhone,
+          totpConfirmedAt: users.totpConfirmedAt,
+          companyId: users.companyId,
+        })
         .from(users)
         .where(eq(users.id, user.id))
         .for('update');
@@ -501,7 +559,7 @@ export function turnOffMfa(
       }
       await transaction
         .update(users)
-        .set({ mfaPhone: null, pendingMfaPhone: null, mfaDeclinedAt: now, updatedAt: now })
+        .set({ ...NO_SECOND_FACTORS, mfaDeclinedAt: now, updatedAt: now })
         .where(eq(users.id, user.id));
       await transaction.delete(oneTimeCodes).where(eq(oneTimeCodes.userId, user.id));
       await recordSecurityEvent(transaction, {
@@ -517,9 +575,7 @@ export function turnOffMfa(
 }
 
 /**
- * Counts a wrong try on the code, then against the account: the codes sent in the last 24 hours
- * hold its wrong tries, and reaching the cap pauses the account's codes and emails the member
- * (once: the pause stops every later try before it is counted).
+ * Counts a wrong try on the code, then against the account (see {@link countAccountWrongCode}).
  */
 async function countWrongCode(
   transaction: Database,
@@ -539,18 +595,33 @@ async function countWrongCode(
         lt(oneTimeCodes.failedAttempts, ONE_TIME_CODE_MAX_FAILED_ATTEMPTS),
       ),
     );
-  const [counted] = await transaction
+  return countAccountWrongCode(transaction, user, now, publicOrigin, origin);
+}
+
+/**
+ * Counts a wrong code against the account, after the caller wrote it down (on the texted code, or
+ * as an app's failure): the wrong tries of the last 24 hours, texted codes and app codes
+ * together, and reaching the cap pauses every code of the account and emails the member (once:
+ * the pause stops every later try before it is counted). Run it under the user's row lock.
+ */
+export async function countAccountWrongCode(
+  transaction: Database,
+  user: Pick<User, 'id' | 'email'>,
+  now: Date,
+  publicOrigin: string,
+  origin: RequestOrigin,
+): Promise<VerifyCodeResult> {
+  const since = new Date(now.getTime() - ONE_TIME_CODE_FAILURES_WINDOW_MS);
+  const [texted] = await transaction
     .select({ failures: sql<number>`coalesce(sum(${oneTimeCodes.failedAttempts}), 0)::integer` })
     .from(oneTimeCodes)
-    .where(
-      and(
-        eq(oneTimeCodes.userId, user.id),
-        gt(oneTimeCodes.createdAt, new Date(now.getTime() - ONE_TIME_CODE_FAILURES_WINDOW_MS)),
-      ),
-    );
-  if ((counted?.failures ?? 0) < ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT) {
-    return INVALID_CODE;
-  }
+    .where(and(eq(oneTimeCodes.userId, user.id), gt(oneTimeCodes.createdAt, since)));
+  const [fromApp] = await transaction
+    .select({ failures: sql<number>`count(*)::integer` })
+    .from(secondStepFailures)
+    .where(and(eq(secondStepFailures.userId, user.id), gt(secondStepFailures.failedAt, since)));
+  const failures = (texted?.failures ?? 0) + (fromApp?.failures ?? 0);
+  if (failures < ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT) return INVALID_CODE;
   await transaction
     .update(users)
     .set({ mfaCodesPausedAt: now, updatedAt: now })

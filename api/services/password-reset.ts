@@ -12,7 +12,7 @@ import {
 } from './account-tokens.ts';
 import type { Clock } from './clock.ts';
 import { UNLOCKED_STATE } from './lockout.ts';
-import { resumeOneTimeCodes } from './mfa.ts';
+import { NO_SECOND_FACTORS, resumeOneTimeCodes } from './mfa.ts';
 import { enqueueEmail } from './outbox.ts';
 import { checkPasswordPolicy, hashPassword } from './passwords.ts';
 import { recordSecurityEvent } from './security-events.ts';
@@ -39,8 +39,7 @@ export function requestPasswordReset(
 function unprovenAccountClaimed(now: Date) {
   return {
     emailVerifiedAt: now,
-    mfaPhone: null,
-    pendingMfaPhone: null,
+    ...NO_SECOND_FACTORS,
     mfaDeclinedAt: null,
     mfaCodesPausedAt: null,
   };

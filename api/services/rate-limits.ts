@@ -123,6 +123,28 @@ export const EMAIL_CHANGE_PER_IP: RateLimitRule = {
 };
 
 /**
+ * New secrets for an authenticator app (POST /mfa/app), per member: a person sets up an app now
+ * and then; each call writes a secret, so a loop is bounded.
+ */
+export const MFA_APP_SETUP_PER_USER: RateLimitRule = {
+  name: 'mfa_app_setup:user',
+  limit: 10,
+  windowMs: HOUR,
+};
+
+/** Removals of the authenticator app (DELETE /mfa/app): each checks the current password. */
+export const MFA_APP_REMOVAL_PER_USER: RateLimitRule = {
+  name: 'mfa_app_removal:user',
+  limit: 10,
+  windowMs: HOUR,
+};
+export const MFA_APP_REMOVAL_PER_IP: RateLimitRule = {
+  name: 'mfa_app_removal:ip',
+  limit: 30,
+  windowMs: HOUR,
+};
+
+/**
  * Turning two-step verification off (DELETE /mfa), limited like password changes: each checks the
  * current password and sends an email.
  */

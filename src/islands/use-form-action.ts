@@ -19,19 +19,7 @@ export interface FormField {
  */
 export function useFormAction<Output>(
   action: (formData: FormData) => Promise<SafeResult<Record<string, unknown>, Output>>,
-  {
-    fallbackMessage,
-    fields,
-    forgetPasswords = false,
-  }: {
-    fallbackMessage: string;
-    fields: readonly FormField[];
-    /**
-     * Empties the form's password fields as it is sent, so that no answer shows one again (the
-     * server renders them empty after a post without JavaScript, as GOV.UK asks).
-     */
-    forgetPasswords?: boolean;
-  },
+  { fallbackMessage, fields }: { fallbackMessage: string; fields: readonly FormField[] },
 ) {
   const [state, submit, pending] = useActionState(startingEmpty(withState(action)), null);
 
@@ -56,7 +44,6 @@ export function useFormAction<Output>(
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formData = new FormData(event.currentTarget);
-    if (forgetPasswords) emptyPasswordFields(event.currentTarget);
     startTransition(() => {
       submit(formData);
     });
@@ -73,12 +60,6 @@ export function useFormAction<Output>(
     fieldError,
     summary,
   };
-}
-
-function emptyPasswordFields(form: HTMLFormElement): void {
-  for (const field of form.querySelectorAll<HTMLInputElement>('input[type="password"]')) {
-    field.value = '';
-  }
 }
 
 function redirectOf(data: unknown): string | undefined {

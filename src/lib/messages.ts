@@ -104,6 +104,8 @@ const sentenceOfEachKind = {
   two_step_phone_changed: 'Two-step verification phone changed',
   two_step_disabled: 'Two-step verification turned off',
   two_step_codes_paused: 'Sign-in codes paused after too many wrong codes',
+  authenticator_app_added: 'Authenticator app added',
+  authenticator_app_removed: 'Authenticator app removed',
   session_ended: 'A device was signed out',
   other_sessions_ended: 'All other devices were signed out',
   signed_out: 'Signed out',

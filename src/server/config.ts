@@ -11,7 +11,7 @@ import {
   portSetting,
   servesProduction,
   smtpUrlSetting,
-  storageSecretSetting,
+  secretKeySetting,
   trustedProxiesSetting,
 } from '../../api/settings.ts';
 import type { TrustedProxies } from '../../api/http/trusted-proxies.ts';
@@ -44,7 +44,8 @@ const environmentSchema = z.object({
   OUTBOX_VIEWER: booleanSetting(false),
   SMTP_URL: smtpUrlSetting,
   MAIL_FROM: z.string().trim().max(200).optional(),
-  STORAGE_SECRET: storageSecretSetting,
+  STORAGE_SECRET: secretKeySetting,
+  FACTOR_SECRET_KEY: secretKeySetting,
   // Read by the logger itself (api/logger.ts); checked here so that a typo stops the start.
   LOG_LEVEL: choiceSetting(logLevels, undefined),
   SHUTDOWN_TIMEOUT_MS: millisecondsSetting(25_000),
@@ -88,6 +89,8 @@ export interface WebConfig {
   readonly mailFrom: string | undefined;
   /** Signs the embedded API's file addresses; unset, a key kept in the data directory. */
   readonly storageSecret: string | undefined;
+  /** Seals second factors' secrets in the embedded API; unset, a key kept in the data directory. */
+  readonly factorSecretKey: string | undefined;
   /** Members' files in an S3-compatible bucket (`S3_*`); unset, on local disk in the data directory. */
   readonly s3: S3Settings | undefined;
   /**
@@ -134,6 +137,7 @@ export function parseConfig(environment: Record<string, string | undefined>): We
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM || undefined,
     storageSecret: env.STORAGE_SECRET,
+    factorSecretKey: env.FACTOR_SECRET_KEY,
     s3: readS3Settings(environment),
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     apiTimeoutMs: env.API_TIMEOUT_MS,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiApp } from '../../api/app.ts';
+import { randomFactorSecrets } from '../../api/services/factor-secrets.ts';
 import type { Database } from '../../api/db/client.ts';
 import { TrustedProxies } from '../../api/http/trusted-proxies.ts';
 import { logger } from '../../api/logger.ts';
@@ -158,6 +159,7 @@ describe('internal errors', () => {
         publicOrigin: TEST_PUBLIC_ORIGIN,
         outboxViewer: false,
         storage: api.storage,
+        factorSecrets: randomFactorSecrets(),
       });
 
       const response = await app.request(
@@ -200,6 +202,7 @@ describe('internal errors', () => {
         publicOrigin: TEST_PUBLIC_ORIGIN,
         outboxViewer: false,
         storage: api.storage,
+        factorSecrets: randomFactorSecrets(),
       });
 
       const response = await app.request(
@@ -231,6 +234,7 @@ describe('internal errors', () => {
         publicOrigin: TEST_PUBLIC_ORIGIN,
         outboxViewer: false,
         storage: api.storage,
+        factorSecrets: randomFactorSecrets(),
       });
 
       const response = await app.request('/api/v1/users/current', {

@@ -155,12 +155,14 @@ describe('GET /api/v1/mfa', () => {
 
     expect(await (await status(free.token)).json()).toEqual({
       enrolled: false,
+      methods: [],
       verified: false,
       required: false,
       phone_last_digits: null,
     });
     expect(await (await status(bound.token)).json()).toEqual({
       enrolled: false,
+      methods: [],
       verified: false,
       required: true,
       phone_last_digits: null,
@@ -181,6 +183,7 @@ describe('GET /api/v1/mfa', () => {
     const mfaToken = await verifyLastCode(token, phone.e164);
     expect(await (await status(token, mfaToken)).json()).toEqual({
       enrolled: true,
+      methods: ['sms'],
       verified: true,
       required: false,
       phone_last_digits: phone.lastDigits,

@@ -6,6 +6,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import pg from 'pg';
 import { createApiApp } from '../../api/app.ts';
+import { randomFactorSecrets } from '../../api/services/factor-secrets.ts';
 import { openDatabase, type Database, type OpenedDatabase } from '../../api/db/client.ts';
 import {
   companies,
@@ -197,6 +198,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       publicOrigin: TEST_PUBLIC_ORIGIN,
       clock,
     });
+  const factorSecrets = randomFactorSecrets();
   const app = createApiApp({
     db,
     clock,
@@ -204,6 +206,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     publicOrigin: TEST_PUBLIC_ORIGIN,
     outboxViewer: options.outboxViewer ?? false,
     storage,
+    factorSecrets,
   });
   const fromAddress = (clientAddress: string | undefined) => ({
     'X-Forwarded-For': clientAddress ?? randomClientAddress(),

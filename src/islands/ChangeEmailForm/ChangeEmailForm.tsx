@@ -6,6 +6,7 @@ import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { TextInput } from '../../ui/TextInput/TextInput';
 import { Message } from '../../ui/Message/Message';
 import styles from '../account-form.module.css';
+import { forgetPasswords } from '../forget-passwords';
 import { useFormAction } from '../use-form-action';
 import { CurrentPasswordInput } from '../CurrentPasswordInput';
 
@@ -29,11 +30,15 @@ export default function ChangeEmailForm({ xsrfToken, submittedEmail = '' }: Chan
   const form = useFormAction(actions.account.changeEmail, {
     fallbackMessage: emailChangeFallbackMessage,
     fields,
-    forgetPasswords: true,
   });
 
   return (
-    <form className={styles['form']} action={form.formAction} noValidate onSubmit={form.onSubmit}>
+    <form
+      className={styles['form']}
+      action={form.formAction}
+      noValidate
+      onSubmit={forgetPasswords(form.onSubmit)}
+    >
       <ErrorSummary errors={form.summary} />
       {form.data && <Message severity="success">{form.data.notice}</Message>}
       <input type="hidden" name={xsrfFieldName} value={xsrfToken} />

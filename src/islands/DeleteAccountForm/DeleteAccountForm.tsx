@@ -5,6 +5,7 @@ import { Button } from '../../ui/Button/Button';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { TextInput } from '../../ui/TextInput/TextInput';
 import styles from '../account-form.module.css';
+import { forgetPasswords } from '../forget-passwords';
 import { useFormAction } from '../use-form-action';
 import { CurrentPasswordInput } from '../CurrentPasswordInput';
 
@@ -27,11 +28,15 @@ export default function DeleteAccountForm({ xsrfToken }: DeleteAccountFormProps)
   const form = useFormAction(actions.account.deleteAccount, {
     fallbackMessage: accountDeletionFallbackMessage,
     fields,
-    forgetPasswords: true,
   });
 
   return (
-    <form className={styles['form']} action={form.formAction} noValidate onSubmit={form.onSubmit}>
+    <form
+      className={styles['form']}
+      action={form.formAction}
+      noValidate
+      onSubmit={forgetPasswords(form.onSubmit)}
+    >
       <ErrorSummary errors={form.summary} />
       <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
       <CurrentPasswordInput

@@ -4,6 +4,7 @@ import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import styles from '../account-form.module.css';
+import { forgetPasswords } from '../forget-passwords';
 import { useFormAction } from '../use-form-action';
 import { CurrentPasswordInput } from '../CurrentPasswordInput';
 
@@ -23,11 +24,15 @@ export default function TurnOffTwoStepForm({ xsrfToken }: TurnOffTwoStepFormProp
   const form = useFormAction(actions.account.turnOffTwoStep, {
     fallbackMessage: twoStepTurnOffFallbackMessage,
     fields,
-    forgetPasswords: true,
   });
 
   return (
-    <form className={styles['form']} action={form.formAction} noValidate onSubmit={form.onSubmit}>
+    <form
+      className={styles['form']}
+      action={form.formAction}
+      noValidate
+      onSubmit={forgetPasswords(form.onSubmit)}
+    >
       <ErrorSummary errors={form.summary} />
       <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
       <CurrentPasswordInput

@@ -321,6 +321,8 @@ export const SECURITY_EVENT_KINDS = [
   'two_step_phone_changed',
   'two_step_disabled',
   'two_step_codes_paused',
+  'authenticator_app_added',
+  'authenticator_app_removed',
   'session_ended',
   'other_sessions_ended',
   'signed_out',

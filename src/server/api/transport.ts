@@ -2,7 +2,7 @@ import path from 'node:path';
 import { onShutdown } from '../../../api/shutdown.ts';
 import type { ApiTransport } from './client';
 import { config, productionApiWarning, siteOrigin } from '../config';
-import { storageSecret } from '../secret';
+import { factorSecretKey, storageSecret } from '../secret';
 
 export interface ApiEndpoint {
   readonly transport: ApiTransport;
@@ -55,6 +55,7 @@ async function connect(): Promise<ApiEndpoint> {
       storage,
       storageDir: path.resolve(settings.dataDir, 'storage'),
       storageSecret: storageSecret(),
+      factorSecretKey: factorSecretKey(),
       // Only this process calls the embedded API, with no socket between them: it is the one proxy
       // in front, and passes on the visitor's address that scripts/start.mjs worked out.
       trustedProxies: TrustedProxies.thisProcess,

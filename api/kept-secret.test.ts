@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { secretKeptIn } from './secret';
+import { secretKeptIn } from './kept-secret.ts';
 
 describe('a secret kept in the data directory', () => {
   const folders: string[] = [];
