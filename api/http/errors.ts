@@ -76,3 +76,11 @@ export function errorResponse(
 ): Response {
   return c.json(field === undefined ? { error: message } : { error: message, field }, status);
 }
+
+/**
+ * The refusal of a wrong current password, under its field: for every change a signed-in member
+ * proves with it (docs/PRODUCT.md §11.2).
+ */
+export function wrongCurrentPasswordResponse(c: Context): Response {
+  return errorResponse(c, 422, ErrorMessage.wrongCurrentPassword, 'user.current_password');
+}

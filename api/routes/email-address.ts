@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { requireSession } from '../http/authentication.ts';
 import { clientAddress, requestOrigin } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse, ErrorMessage } from '../http/errors.ts';
+import { errorResponse, ErrorMessage, wrongCurrentPasswordResponse } from '../http/errors.ts';
 import { rateLimit, rateLimitPerUser } from '../http/rate-limit.ts';
 import { jsonBody, passwordInput } from '../http/validation.ts';
 import {
@@ -105,7 +105,7 @@ export function createEmailChangeRoutes(dependencies: ApiDependencies) {
       if (result.reason === 'same_email') {
         return errorResponse(c, 422, ErrorMessage.sameEmail, 'user.email');
       }
-      return errorResponse(c, 422, ErrorMessage.wrongCurrentPassword, 'user.current_password');
+      return wrongCurrentPasswordResponse(c);
     },
   );
 }

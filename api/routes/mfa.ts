@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MFA_TOKEN_HEADER, requireSession } from '../http/authentication.ts';
 import { clientAddress, requestOrigin } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse, ErrorMessage } from '../http/errors.ts';
+import { errorResponse, ErrorMessage, wrongCurrentPasswordResponse } from '../http/errors.ts';
 import { rateLimit, rateLimitPerUser, tooManyRequests } from '../http/rate-limit.ts';
 import { jsonBody, passwordInput } from '../http/validation.ts';
 import {
@@ -169,12 +169,7 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
         if (result.removed) return c.body(null, 204);
         switch (result.reason) {
           case 'wrong_current_password':
-            return errorResponse(
-              c,
-              422,
-              ErrorMessage.wrongCurrentPassword,
-              'user.current_password',
-            );
+            return wrongCurrentPasswordResponse(c);
           case 'no_app':
             return errorResponse(c, 422, ErrorMessage.noAppToRemove);
           case 'last_factor_required':
@@ -198,12 +193,7 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
         if (result.turnedOff) return c.body(null, 204);
         switch (result.reason) {
           case 'wrong_current_password':
-            return errorResponse(
-              c,
-              422,
-              ErrorMessage.wrongCurrentPassword,
-              'user.current_password',
-            );
+            return wrongCurrentPasswordResponse(c);
           case 'company_requires':
             return errorResponse(c, 403, ErrorMessage.companyRequiresMfa);
           case 'not_enrolled':

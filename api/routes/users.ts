@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { bearerToken, requireSession } from '../http/authentication.ts';
 import { clientAddress, requestOrigin } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse, ErrorMessage } from '../http/errors.ts';
+import { errorResponse, ErrorMessage, wrongCurrentPasswordResponse } from '../http/errors.ts';
 import { rateLimit, rateLimitPerUser } from '../http/rate-limit.ts';
 import { memberName } from '../http/member-name.ts';
 import { jsonBody, passwordInput, queryParameters } from '../http/validation.ts';
@@ -169,12 +169,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
             return c.json(await describeCurrentUser(db, result.user, clock.now()));
           switch (result.reason) {
             case 'wrong_current_password':
-              return errorResponse(
-                c,
-                422,
-                ErrorMessage.wrongCurrentPassword,
-                'user.current_password',
-              );
+              return wrongCurrentPasswordResponse(c);
             case 'same_password':
               return errorResponse(c, 422, ErrorMessage.samePassword, 'user.password');
             case 'password_policy':
@@ -201,7 +196,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
             origin: requestOrigin(c, trustedProxies),
           });
           if (result.deleted) return c.body(null, 204);
-          return errorResponse(c, 422, ErrorMessage.wrongCurrentPassword, 'user.current_password');
+          return wrongCurrentPasswordResponse(c);
         },
       )
       .get('/events', requireSession(dependencies), queryParameters(eventsQuery), async (c) => {

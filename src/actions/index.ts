@@ -1,4 +1,5 @@
 import { deleteAccount } from './account-data';
+import { confirmApp, removeApp, setUpApp } from './authenticator-app';
 import { signIn, signOut, signUp } from './auth';
 import { endOtherSessions, endSession } from './devices';
 import { changeEmail, confirmEmail, resendConfirmation } from './email';
@@ -21,6 +22,9 @@ export const server = {
     endOtherSessions,
     confirmPhone,
     turnOffTwoStep,
+    setUpApp,
+    confirmApp,
+    removeApp,
   },
   auth: {
     signIn,

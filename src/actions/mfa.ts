@@ -14,6 +14,7 @@ import {
   verifyCode,
   type CodeSent,
 } from '../server/api/mfa';
+import type { ApiClient } from '../server/api/client';
 import type { Navigation } from '../server/forms/navigation';
 import { isOnboarding } from '../server/session/onboarding';
 import { takeReturnTo } from '../server/session/return-to';
@@ -68,11 +69,11 @@ async function textCode(context: ActionAPIContext): Promise<CodeSent> {
  */
 export async function checkCodeAndKeepToken(
   context: ActionAPIContext,
-  code: string,
+  check: (api: ApiClient) => Promise<string | undefined>,
 ): Promise<void> {
   let token: string | undefined;
   try {
-    token = await verifyCode(await context.locals.api(), code);
+    token = await check(await context.locals.api());
   } catch (error) {
     throw apiFailure(error, mfaVerifyFallbackMessage, { otp: 'code' });
   }
@@ -83,12 +84,15 @@ export async function checkCodeAndKeepToken(
   writeMfaToken(context.cookies, token, expiresAt);
 }
 
-/** docs/PRODUCT.md §4: a code that checks out completes the step. */
+/**
+ * docs/PRODUCT.md §4, §11.2: a code that checks out completes the step: a texted one, or one of
+ * the authenticator app (`method` "app").
+ */
 export const verify = defineAction({
   accept: 'form',
-  input: z.object({ code: oneTimeCodeField }),
-  handler: async ({ code }, context): Promise<Navigation> => {
-    await checkCodeAndKeepToken(context, code);
+  input: z.object({ code: oneTimeCodeField, method: z.enum(['sms', 'app']).default('sms') }),
+  handler: async ({ code, method }, context): Promise<Navigation> => {
+    await checkCodeAndKeepToken(context, (api) => verifyCode(api, code, method));
     return afterMfaStep(context);
   },
 });

@@ -7,7 +7,7 @@ import {
   twoStepTurnOffFallbackMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
-import { fetchMfaStatus, turnOffTwoStep as turnOffWithApi } from '../server/api/mfa';
+import { fetchMfaStatus, turnOffTwoStep as turnOffWithApi, verifyCode } from '../server/api/mfa';
 import type { Navigation } from '../server/forms/navigation';
 import { addFlash } from '../server/session/flash';
 import { apiFailure } from './api-failure';
@@ -37,7 +37,7 @@ export const confirmPhone = defineAction({
     } catch (error) {
       throw apiFailure(error, mfaVerifyFallbackMessage);
     }
-    await checkCodeAndKeepToken(context, code);
+    await checkCodeAndKeepToken(context, (api) => verifyCode(api, code));
     if (lastDigits) {
       addFlash(context.cookies, {
         message: twoStepPhoneConfirmedMessage(lastDigits),

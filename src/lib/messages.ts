@@ -50,6 +50,14 @@ export const twoStepTurnedOffMessage =
 /** The toast once a phone is confirmed in the Account area, naming its last two digits. */
 export const twoStepPhoneConfirmedMessage = (lastDigits: string) =>
   `Your sign-in codes now go to the phone number ending ${lastDigits.slice(-2)}.`;
+export const appSetupFallbackMessage =
+  'Unable to set up an authenticator app at this time. Please try again later.';
+export const appAddedMessage =
+  'Your authenticator app is set up: signing in can now take a code from it.';
+export const appRemoveFallbackMessage =
+  'Unable to remove the authenticator app at this time. Please try again later.';
+export const appRemovedMessage =
+  'The authenticator app is removed: its codes no longer sign you in.';
 export const profileFallbackMessage =
   'Unable to save your answers at this time. Please try again later.';
 export const profileSavedMessage = 'Your profile has been saved.';

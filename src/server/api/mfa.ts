@@ -4,14 +4,28 @@ import type { ApiClient } from './client';
 /** Where the member stands with two-step verification (`GET /api/v1/mfa`, docs/PRODUCT.md §12). */
 const mfaStatusSchema = z.object({
   enrolled: z.boolean(),
+  // A factor this portal does not know yet is left out.
+  methods: z
+    .array(z.string())
+    .default([])
+    .transform((methods) => methods.filter(isSecondFactor)),
   verified: z.boolean(),
   required: z.boolean(),
   phone_last_digits: z.string().nullable(),
 });
 
+/** A second factor the member may have: a phone for texted codes, an authenticator app. */
+export type SecondFactor = 'sms' | 'app';
+
+function isSecondFactor(method: string): method is SecondFactor {
+  return method === 'sms' || method === 'app';
+}
+
 export interface MfaStatus {
-  /** The member has a phone for codes: this step verifies; otherwise it enrolls one. */
+  /** The member has a second factor: this step verifies; otherwise it enrolls one. */
   readonly enrolled: boolean;
+  /** The member's second factors, the app first. */
+  readonly methods: readonly SecondFactor[];
   /** This session has passed the step already. */
   readonly verified: boolean;
   /** The member's company requires the step: there is no skipping it. */
@@ -24,6 +38,7 @@ export async function fetchMfaStatus(api: ApiClient): Promise<MfaStatus> {
   const { data } = await api.request('GET', '/api/v1/mfa', { schema: mfaStatusSchema });
   return {
     enrolled: data.enrolled,
+    methods: data.methods,
     verified: data.verified,
     required: data.required,
     phoneLastDigits: data.phone_last_digits ?? undefined,
@@ -63,9 +78,66 @@ export async function sendCode(api: ApiClient): Promise<CodeSent> {
  * docs/PRODUCT.md §4, §7.1: checks the code (`POST /api/v1/mfa/verify`); answers the mfa token
  * the API sends in its `mfa-token` header, or nothing when the answer came without one.
  */
-export async function verifyCode(api: ApiClient, code: string): Promise<string | undefined> {
-  const { headers } = await api.request('POST', '/api/v1/mfa/verify', { body: { otp: code } });
+export async function verifyCode(
+  api: ApiClient,
+  code: string,
+  method: SecondFactor = 'sms',
+): Promise<string | undefined> {
+  const { headers } = await api.request('POST', '/api/v1/mfa/verify', {
+    body: { otp: code, method },
+  });
   return headers.get('mfa-token')?.trim() || undefined;
+}
+
+const appSetupSchema = z.object({ secret: z.string(), uri: z.string() });
+
+/** What an authenticator app needs: the key to type, and the address its QR code carries. */
+export interface AppSetup {
+  readonly secret: string;
+  readonly uri: string;
+}
+
+/**
+ * The setup an `otpauth://totp/…` address describes, when it is one whose secret is 32 base32
+ * letters as the API makes them: for showing a setup again after its code was refused without
+ * JavaScript (the form posts the address back; nothing else of it is trusted).
+ */
+export function appSetupFromUri(uri: string): AppSetup | undefined {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return undefined;
+  }
+  const secret = url.searchParams.get('secret') ?? '';
+  if (url.protocol !== 'otpauth:' || url.host !== 'totp' || !/^[A-Z2-7]{32}$/.test(secret)) {
+    return undefined;
+  }
+  return { secret, uri };
+}
+
+/** docs/PRODUCT.md §11.2: a new secret for the member's authenticator app (`POST /mfa/app`). */
+export async function startAppSetup(api: ApiClient): Promise<AppSetup> {
+  const { data } = await api.request('POST', '/api/v1/mfa/app', { schema: appSetupSchema });
+  return data;
+}
+
+/**
+ * docs/PRODUCT.md §11.2: the app's first code confirms it (`POST /mfa/app/confirm`); answers the
+ * mfa token of this session, which the confirmation renews.
+ */
+export async function confirmApp(api: ApiClient, code: string): Promise<string | undefined> {
+  const { headers } = await api.request('POST', '/api/v1/mfa/app/confirm', {
+    body: { otp: code },
+  });
+  return headers.get('mfa-token')?.trim() || undefined;
+}
+
+/** docs/PRODUCT.md §11.2: removes the authenticator app, proved with the current password. */
+export async function removeApp(api: ApiClient, currentPassword: string): Promise<void> {
+  await api.request('DELETE', '/api/v1/mfa/app', {
+    body: { user: { current_password: currentPassword } },
+  });
 }
 
 /** docs/PRODUCT.md §7.2: records that the member declined the enrollment offer. */

@@ -1,0 +1,62 @@
+import { actions } from '../island-actions';
+import { appRemoveFallbackMessage, twoStepTurnOffFallbackMessage } from '../../lib/messages';
+import { xsrfFieldName } from '../../lib/xsrf-names';
+import { Button } from '../../ui/Button/Button';
+import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
+import styles from '../account-form.module.css';
+import { CurrentPasswordInput } from '../CurrentPasswordInput';
+import { forgetPasswords } from '../forget-passwords';
+import { useFormAction } from '../use-form-action';
+
+export interface RemoveFactorFormProps {
+  /** The signed double-submit token, echoed with the form. */
+  readonly xsrfToken: string;
+  /** `all`: turns two-step verification off. `app`: removes the authenticator app alone. */
+  readonly factor: 'all' | 'app';
+}
+
+/** What each removal posts to, says, and calls its password field. */
+const removals = {
+  all: {
+    action: actions.account.turnOffTwoStep,
+    fallbackMessage: twoStepTurnOffFallbackMessage,
+    passwordId: 'turn-off-two-step-password',
+    button: 'Turn off two-step verification',
+  },
+  app: {
+    action: actions.account.removeApp,
+    fallbackMessage: appRemoveFallbackMessage,
+    passwordId: 'remove-app-password',
+    button: 'Remove the authenticator app',
+  },
+} as const;
+
+/**
+ * Removes a second factor (docs/PRODUCT.md §11.2), proved with the current password: every one
+ * (two-step verification off), or the authenticator app. Offered only where the member's company
+ * does not need what is removed. The password is never shown again: its field is emptied as the
+ * form is sent.
+ */
+export default function RemoveFactorForm({ xsrfToken, factor }: RemoveFactorFormProps) {
+  const removal = removals[factor];
+  const form = useFormAction(removal.action, {
+    fallbackMessage: removal.fallbackMessage,
+    fields: [{ name: 'current_password', id: removal.passwordId }],
+  });
+
+  return (
+    <form
+      className={styles['form']}
+      action={form.formAction}
+      noValidate
+      onSubmit={forgetPasswords(form.onSubmit)}
+    >
+      <ErrorSummary errors={form.summary} />
+      <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
+      <CurrentPasswordInput id={removal.passwordId} error={form.fieldError('current_password')} />
+      <Button type="submit" variant="secondary" loading={form.pending}>
+        {removal.button}
+      </Button>
+    </form>
+  );
+}
