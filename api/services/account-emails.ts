@@ -285,7 +285,7 @@ export function twoStepDisabledEmail(publicOrigin: string): EmailContent {
   return compose(`Two-step verification was turned off for your ${PRODUCT_NAME} account`, {
     greeting: GREETING,
     before: [
-      `Signing in to your ${PRODUCT_NAME} account no longer takes a texted code: your password alone is enough.`,
+      `Signing in to your ${PRODUCT_NAME} account no longer takes a code: your password alone is enough.`,
       'If you did not turn it off, reset your password at once: that signs out every device.',
     ],
     ...resetIfNotYou(publicOrigin),

@@ -154,9 +154,10 @@ export type RemoveAppResult =
     };
 
 /**
- * DELETE /mfa/app: removes the member's app, proved with the current password (counted by the
- * lockout). Refused where the company requires two-step verification and the app is the
- * member's only factor; elsewhere removing the only factor turns two-step verification off.
+ * DELETE /mfa/app: removes the member's app and any setup in progress, proved with the current
+ * password (counted by the lockout). Refused where the company requires two-step verification
+ * and the app is the member's only factor. Elsewhere, removing the only factor turns two-step
+ * verification off as `DELETE /mfa` does: the offer then waits 30 days.
  */
 export function removeApp(
   database: Database,
@@ -187,7 +188,14 @@ export function removeApp(
       if (!accepted) return { removed: false, reason: 'wrong_current_password' };
       await transaction
         .update(users)
-        .set({ totpSecret: null, totpConfirmedAt: null, totpLastStep: null, updatedAt: now })
+        .set({
+          totpSecret: null,
+          totpConfirmedAt: null,
+          pendingTotpSecret: null,
+          totpLastStep: null,
+          ...(current.mfaPhone === null ? { mfaDeclinedAt: now } : {}),
+          updatedAt: now,
+        })
         .where(eq(users.id, current.id));
       await recordSecurityEvent(transaction, {
         userId: current.id,

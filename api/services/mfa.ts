@@ -85,7 +85,7 @@ export const NO_SECOND_FACTORS = {
 } as const;
 
 /**
- * Whether enrollment is to be offered at sign-in to a user without an enrolled phone: when the
+ * Whether enrollment is to be offered at sign-in to a user without a second factor: when the
  * user never declined it, declined it more than 30 days ago, or belongs to a company that
  * requires MFA (then always, and it cannot be skipped).
  */

@@ -289,18 +289,30 @@ describe('signing in with the app', () => {
 describe('DELETE /api/v1/mfa/app', () => {
   it('removes the app with the current password, emails the member, and sign-in asks no code', async () => {
     const { account, token, mfaToken } = await memberWithApp();
+    // A new app being set up goes with the old one.
+    expect((await startSetup(token, mfaToken)).status).toBe(200);
 
     const response = await removeApp(token, mfaToken, account.password);
 
     expect(response.status).toBe(204);
     const user = await reloadUser(api.db, account.user.id);
-    expect(user).toMatchObject({ totpSecret: null, totpConfirmedAt: null, totpLastStep: null });
+    expect(user).toMatchObject({
+      totpSecret: null,
+      totpConfirmedAt: null,
+      pendingTotpSecret: null,
+      totpLastStep: null,
+    });
+    // Its only factor gone, the member is not offered a new one at once, as after DELETE /mfa.
+    expect(user.mfaDeclinedAt).toEqual(api.clock.now());
     expect((await api.mailTo(account.email)).at(-1)?.subject).toBe(
       'The authenticator app was removed from your Member Concierge account',
     );
     expect((await eventKinds(account.user.id)).at(-1)).toBe('authenticator_app_removed');
     const signIn = await api.signIn(account);
-    expect(await signIn.json()).toMatchObject({ mfa_required: false });
+    expect(await signIn.json()).toMatchObject({
+      mfa_required: false,
+      mfa_requires_verification: false,
+    });
   });
 
   it('refuses a wrong current password under the field, keeping the app', async () => {
@@ -343,6 +355,8 @@ describe('DELETE /api/v1/mfa/app', () => {
       .where(eq(users.id, account.user.id));
 
     expect((await removeApp(token, mfaToken, account.password)).status).toBe(204);
+    // The phone still asks for the step: nothing is counted as declined.
+    expect((await reloadUser(api.db, account.user.id)).mfaDeclinedAt).toBeNull();
   });
 
   it('answers 422 when there is no app', async () => {
