@@ -14,6 +14,13 @@ import {
 import { CONTACT_METHODS } from '../services/profile-choices.ts';
 
 /**
+ * The second factors a member can prove at the MFA step; `passkey` is kept ahead of its routes, so
+ * that adding them takes no change of the check below.
+ */
+export const SECOND_FACTOR_KINDS = ['sms', 'app', 'passkey'] as const;
+export type SecondFactorKind = (typeof SECOND_FACTOR_KINDS)[number];
+
+/**
  * Timestamps are always written from the application's clock (so tests can move time); the
  * database default only covers rows written by hand.
  */
@@ -65,6 +72,11 @@ export const users = pgTable(
      * one is refused, so that a code seen over a shoulder cannot be used again.
      */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /**
+     * The factor of the member's last successful MFA step, which the step offers first next time;
+     * null until one succeeds. A recovery code does not change it: it stands in for a factor.
+     */
+    lastSecondFactor: text('last_second_factor', { enum: SECOND_FACTOR_KINDS }),
     /** When the member last skipped the enrollment offer; it is offered again 30 days later. */
     mfaDeclinedAt: timestampWithZone('mfa_declined_at'),
     /** Profile: what the member wants help with, values of HELP_TOPICS (services/profile.ts). */
@@ -99,6 +111,7 @@ export const users = pgTable(
       'users_preferred_contact_method',
       sql`${table.preferredContactMethod} in ('email', 'phone', 'text')`,
     ),
+    check('users_last_second_factor', sql`${table.lastSecondFactor} in ('sms', 'app', 'passkey')`),
   ],
 );
 
@@ -254,6 +267,58 @@ export const secondStepFailures = pgTable(
   ],
 );
 
+/**
+ * Recovery codes (docs/PRODUCT.md §11.2): one-time codes the member keeps for when no factor is at
+ * hand, made in sets of 10 (services/recovery-codes.ts). Only a salted SHA-256 of each is kept: a
+ * code has 50 random bits, so a hash is as good as a password hash against a stolen table, and the
+ * account's cap on wrong codes bounds guessing online. Each is spent once; a new set replaces every
+ * older code, and the set goes when the member's last factor does.
+ */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 16 random bytes, hex. */
+    salt: text('salt').notNull(),
+    /** SHA-256 (hex) of the salt's bytes followed by the normalised code. */
+    codeHash: text('code_hash').notNull(),
+    createdAt: timestampWithZone('created_at').notNull().defaultNow(),
+    /** When the code took an MFA step; null while it can still be used. */
+    usedAt: timestampWithZone('used_at'),
+  },
+  (table) => [index('recovery_codes_user_id_index').on(table.userId)],
+);
+
+/**
+ * Browsers a member asked to skip the MFA step on for 30 days (docs/PRODUCT.md §11.2, §12;
+ * services/remembered-devices.ts). The browser keeps a 256-bit token and sends it with the
+ * password at sign-in; only its SHA-256 is kept here, as for sessions. A member keeps at most 10;
+ * they all go when every session does (a password change or reset, an unlock link, ending the
+ * other sessions) and with the last second factor.
+ */
+export const rememberedDevices = pgTable(
+  'remembered_devices',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 (hex) of the device token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestampWithZone('created_at').notNull().defaultNow(),
+    /** When the token last took the step at a sign-in; null until it does. */
+    lastUsedAt: timestampWithZone('last_used_at'),
+    /** 30 days after `created_at`: using the token does not extend it. */
+    expiresAt: timestampWithZone('expires_at').notNull(),
+    /** As sessions.user_agent: the `User-Agent` of the step, at most 512 characters. */
+    userAgent: text('user_agent'),
+  },
+  (table) => [index('remembered_devices_user_id_index').on(table.userId)],
+);
+
 export const OUTBOX_CHANNELS = ['email', 'sms'] as const;
 export type OutboxChannel = (typeof OUTBOX_CHANNELS)[number];
 
@@ -316,6 +381,11 @@ export const SECURITY_EVENT_KINDS = [
   'two_step_codes_paused',
   'authenticator_app_added',
   'authenticator_app_removed',
+  'two_step_phone_removed',
+  'recovery_codes_renewed',
+  'recovery_code_used',
+  'device_remembered',
+  'remembered_device_forgotten',
   'session_ended',
   'other_sessions_ended',
   'signed_out',
@@ -520,6 +590,8 @@ export type Session = typeof sessions.$inferSelect;
 export type AccountToken = typeof accountTokens.$inferSelect;
 export type OutboxMessage = typeof outboxMessages.$inferSelect;
 export type OneTimeCode = typeof oneTimeCodes.$inferSelect;
+export type RecoveryCode = typeof recoveryCodes.$inferSelect;
+export type RememberedDevice = typeof rememberedDevices.$inferSelect;
 export type RequestCategory = typeof requestCategories.$inferSelect;
 export type MemberRequest = typeof requests.$inferSelect;
 export type RequestUpdate = typeof requestUpdates.$inferSelect;

@@ -41,6 +41,9 @@ export const ErrorMessage = {
   noAppToRemove: 'There is no authenticator app on your account.',
   lastFactorRequired:
     'Your company requires two-step verification: add another way to sign in before you remove this one.',
+  noPhoneToRemove: 'There is no phone to remove from two-step verification.',
+  invalidRecoveryCode: 'That recovery code is not right, or it has been used already.',
+  noTwoStepForRecoveryCodes: 'Turn on two-step verification before making recovery codes.',
   contactPhoneRequired: 'Add a phone number to be contacted by phone or text.',
   unknownCategory: 'Choose one of the request categories.',
   attachmentNotFound: 'We cannot find that file. Please upload it again.',
@@ -49,6 +52,7 @@ export const ErrorMessage = {
   emptyNote: 'Write a note or attach a file.',
   requestClosed: 'This request is already closed.',
   sessionNotFound: 'That session has already ended.',
+  rememberedDeviceNotFound: 'That device is no longer remembered.',
   fileTooLarge: 'Files can be at most 25 MB.',
   uploadAddressInvalid:
     'This upload address is invalid or has expired. Please upload the file again.',

@@ -8,15 +8,20 @@ import { rateLimit, rateLimitPerUser, tooManyRequests } from '../http/rate-limit
 import { jsonBody, passwordInput } from '../http/validation.ts';
 import {
   CODES_PAUSED_MESSAGE,
+  type CodeRefusal,
+  type CompletedStep,
   declineMfaEnrollment,
   hasEnrolledMfa,
   mfaStatus,
   type MfaRequestContext,
-  type VerifyCodeResult,
+  removeSecondFactor,
+  renewRecoveryCodes,
+  type SecondFactor,
   sendMfaCode,
   setPendingMfaPhone,
   turnOffMfa,
   verifyMfaCode,
+  verifyRecoveryCode,
 } from '../services/mfa.ts';
 import { ONE_TIME_CODE_RESEND_INTERVAL_MS } from '../services/one-time-codes.ts';
 import {
@@ -24,28 +29,34 @@ import {
   normaliseUsPhoneNumber,
   phoneLastDigits,
 } from '../services/phone-numbers.ts';
-import {
-  confirmApp,
-  removeApp,
-  startAppSetup,
-  verifyAppCode,
-} from '../services/authenticator-app.ts';
+import { confirmApp, startAppSetup, verifyAppCode } from '../services/authenticator-app.ts';
 import {
   MFA_APP_REMOVAL_PER_IP,
   MFA_APP_REMOVAL_PER_USER,
   MFA_APP_SETUP_PER_USER,
+  MFA_PHONE_REMOVAL_PER_IP,
+  MFA_PHONE_REMOVAL_PER_USER,
+  MFA_RECOVERY_CODES_PER_IP,
+  MFA_RECOVERY_CODES_PER_USER,
   MFA_TURN_OFF_PER_IP,
   MFA_TURN_OFF_PER_USER,
   MFA_VERIFY_PER_USER,
 } from '../services/rate-limits.ts';
+import { countUnusedRecoveryCodes } from '../services/recovery-codes.ts';
 
 const enrollBody = z.object({ mfa_number: z.string().max(64) });
+/** Skip the step on this browser for 30 days once it succeeds ("Remember this device"). */
+const rememberDevice = z.boolean().optional();
 const verifyBody = z.object({
   otp: z.string().max(64),
-  /** Which factor the code comes from: a texted code (the default) or the authenticator app. */
-  method: z.enum(['sms', 'app']).optional(),
+  /**
+   * Where the code comes from: a text (the default), the authenticator app, or the member's
+   * recovery codes.
+   */
+  method: z.enum(['sms', 'app', 'recovery_code']).optional(),
+  remember_device: rememberDevice,
 });
-const appCodeBody = z.object({ otp: z.string().max(64) });
+const appCodeBody = z.object({ otp: z.string().max(64), remember_device: rememberDevice });
 const currentPasswordBody = z.object({
   user: z.object({ current_password: passwordInput }),
 });
@@ -65,10 +76,37 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin, factorSecrets } = dependencies;
   const session = requireSession(dependencies, { allowUnverifiedMfa: true });
 
+  /** DELETE /mfa/app and DELETE /mfa/phone: one factor removed, by the same rules. */
+  async function removeFactor(c: Context<ApiEnv>, factor: SecondFactor, currentPassword: string) {
+    const result = await removeSecondFactor(db, clock, c.get('user'), factor, {
+      currentPassword,
+      companyRequiresMfa: c.get('companyRequiresMfa'),
+      publicOrigin,
+      origin: requestOrigin(c, trustedProxies),
+    });
+    if (result.removed) return c.body(null, 204);
+    switch (result.reason) {
+      case 'wrong_current_password':
+        return wrongCurrentPasswordResponse(c);
+      case 'not_enrolled':
+        return errorResponse(
+          c,
+          422,
+          factor === 'app' ? ErrorMessage.noAppToRemove : ErrorMessage.noPhoneToRemove,
+        );
+      case 'last_factor_required':
+        return errorResponse(c, 403, ErrorMessage.lastFactorRequired);
+    }
+  }
+
   return new Hono<ApiEnv>()
-    .get('/', session, (c) =>
-      c.json(mfaStatus(c.get('user'), c.get('companyRequiresMfa'), c.get('mfaVerified'))),
-    )
+    .get('/', session, async (c) => {
+      const user = c.get('user');
+      const recoveryCodesLeft = await countUnusedRecoveryCodes(db, user.id);
+      return c.json(
+        mfaStatus(user, c.get('companyRequiresMfa'), c.get('mfaVerified'), recoveryCodesLeft),
+      );
+    })
     .post('/', session, jsonBody(enrollBody), async (c) => {
       const user = c.get('user');
       // Changing an enrolled phone takes a session verified with it, or a stolen password
@@ -112,13 +150,19 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
       const user = c.get('user');
       const refusal = await tooManyRequests(c, dependencies, MFA_VERIFY_PER_USER, String(user.id));
       if (refusal) return refusal;
-      const { otp, method } = c.req.valid('json');
-      const context = requestContext(c);
+      const { otp, method, remember_device: remember } = c.req.valid('json');
+      const context = requestContext(c, remember);
       const origin = requestOrigin(c, trustedProxies);
+      if (method === 'recovery_code') {
+        const result = await verifyRecoveryCode(db, clock, context, { otp, publicOrigin, origin });
+        if (!result.verified) return refusedCode(c, result, ErrorMessage.invalidRecoveryCode);
+        return verifiedAnswer(c, result, { recovery_codes_left: result.recoveryCodesLeft });
+      }
       const result =
         method === 'app'
           ? await verifyAppCode(db, clock, factorSecrets, context, { otp, publicOrigin, origin })
           : await verifyMfaCode(db, clock, context, otp, publicOrigin, origin);
+      if (!result.verified) return refusedCode(c, result);
       return verifiedAnswer(c, result);
     })
     .post('/app', session, async (c) => {
@@ -143,39 +187,61 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
       }
       const refusal = await tooManyRequests(c, dependencies, MFA_VERIFY_PER_USER, String(user.id));
       if (refusal) return refusal;
-      const result = await confirmApp(db, clock, factorSecrets, requestContext(c), {
-        otp: c.req.valid('json').otp,
+      const { otp, remember_device: remember } = c.req.valid('json');
+      const result = await confirmApp(db, clock, factorSecrets, requestContext(c, remember), {
+        otp,
         publicOrigin,
         origin: requestOrigin(c, trustedProxies),
       });
-      if (!result.verified && result.reason === 'no_setup') {
-        return errorResponse(c, 422, ErrorMessage.noAppSetUp);
+      if (!result.verified) {
+        return result.reason === 'no_setup'
+          ? errorResponse(c, 422, ErrorMessage.noAppSetUp)
+          : refusedCode(c, result);
       }
-      return verifiedAnswer(c, result);
+      // The first set is shown once, here: the key is absent when the member already had codes.
+      return verifiedAnswer(
+        c,
+        result,
+        result.recoveryCodes ? { recovery_codes: result.recoveryCodes } : {},
+      );
     })
+    .post(
+      '/recovery-codes',
+      // Past the MFA step: a password alone must not get codes that stand in for the factor.
+      requireSession(dependencies),
+      jsonBody(currentPasswordBody),
+      rateLimit(dependencies, MFA_RECOVERY_CODES_PER_IP, (c) => clientAddress(c, trustedProxies)),
+      rateLimitPerUser(dependencies, MFA_RECOVERY_CODES_PER_USER),
+      async (c) => {
+        const result = await renewRecoveryCodes(db, clock, c.get('user'), {
+          currentPassword: c.req.valid('json').user.current_password,
+          publicOrigin,
+          origin: requestOrigin(c, trustedProxies),
+        });
+        if (result.renewed) return c.json({ recovery_codes: result.recoveryCodes }, 201);
+        switch (result.reason) {
+          case 'wrong_current_password':
+            return wrongCurrentPasswordResponse(c);
+          case 'not_enrolled':
+            return errorResponse(c, 422, ErrorMessage.noTwoStepForRecoveryCodes);
+        }
+      },
+    )
     .delete(
       '/app',
       requireSession(dependencies),
       jsonBody(currentPasswordBody),
       rateLimit(dependencies, MFA_APP_REMOVAL_PER_IP, (c) => clientAddress(c, trustedProxies)),
       rateLimitPerUser(dependencies, MFA_APP_REMOVAL_PER_USER),
-      async (c) => {
-        const result = await removeApp(db, clock, c.get('user'), {
-          currentPassword: c.req.valid('json').user.current_password,
-          companyRequiresMfa: c.get('companyRequiresMfa'),
-          publicOrigin,
-          origin: requestOrigin(c, trustedProxies),
-        });
-        if (result.removed) return c.body(null, 204);
-        switch (result.reason) {
-          case 'wrong_current_password':
-            return wrongCurrentPasswordResponse(c);
-          case 'no_app':
-            return errorResponse(c, 422, ErrorMessage.noAppToRemove);
-          case 'last_factor_required':
-            return errorResponse(c, 403, ErrorMessage.lastFactorRequired);
-        }
-      },
+      (c) => removeFactor(c, 'app', c.req.valid('json').user.current_password),
+    )
+    .delete(
+      '/phone',
+      requireSession(dependencies),
+      jsonBody(currentPasswordBody),
+      rateLimit(dependencies, MFA_PHONE_REMOVAL_PER_IP, (c) => clientAddress(c, trustedProxies)),
+      rateLimitPerUser(dependencies, MFA_PHONE_REMOVAL_PER_USER),
+      (c) => removeFactor(c, 'sms', c.req.valid('json').user.current_password),
     )
     .delete(
       '/',
@@ -210,21 +276,42 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
     });
 }
 
-function requestContext(c: Context<ApiEnv>): MfaRequestContext {
+function requestContext(c: Context<ApiEnv>, rememberDevice = false): MfaRequestContext {
   return {
     userId: c.get('user').id,
     sessionId: c.get('session').id,
     mfaVerified: c.get('mfaVerified'),
+    rememberDevice,
   };
 }
 
-/** The answer to a code that takes the MFA step: the new mfa token, or why not. */
-function verifiedAnswer(c: Context<ApiEnv>, result: VerifyCodeResult) {
-  if (!result.verified) {
-    return result.reason === 'codes_paused'
-      ? errorResponse(c, 403, CODES_PAUSED_MESSAGE)
-      : errorResponse(c, 422, ErrorMessage.invalidMfaCode);
-  }
-  c.header(MFA_TOKEN_HEADER, result.mfaToken);
-  return c.json({ success: true });
+/**
+ * The answer to a code that took the MFA step: the new mfa token, what else it brought, and the
+ * remembered device's token when the member asked for one (shown only here, as the mfa token).
+ */
+function verifiedAnswer(
+  c: Context<ApiEnv>,
+  step: CompletedStep,
+  more: Record<string, unknown> = {},
+) {
+  c.header(MFA_TOKEN_HEADER, step.mfaToken);
+  const device = step.rememberedDevice;
+  return c.json({
+    success: true,
+    ...more,
+    ...(device
+      ? { device_token: device.token, device_token_expires_at: device.expiresAt.toISOString() }
+      : {}),
+  });
+}
+
+/** The answer to a code that did not take the step: paused codes, or the code's own refusal. */
+function refusedCode(
+  c: Context<ApiEnv>,
+  refusal: CodeRefusal,
+  invalid: string = ErrorMessage.invalidMfaCode,
+) {
+  return refusal.reason === 'codes_paused'
+    ? errorResponse(c, 403, CODES_PAUSED_MESSAGE)
+    : errorResponse(c, 422, invalid);
 }

@@ -1,6 +1,6 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { bearerToken, requireSession } from '../http/authentication.ts';
+import { bearerToken, MFA_TOKEN_HEADER, requireSession } from '../http/authentication.ts';
 import { clientAddress, requestOrigin } from '../http/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage, wrongCurrentPasswordResponse } from '../http/errors.ts';
@@ -20,6 +20,13 @@ import { companyRequiresMfa, signInMfaFlags } from '../services/mfa.ts';
 import { INVALID_US_PHONE_NUMBER } from '../services/phone-numbers.ts';
 import { CONTACT_METHODS, HELP_TOPICS } from '../services/profile-choices.ts';
 import { describeCurrentUser, updateProfile } from '../services/profile.ts';
+import {
+  forgetAllRememberedDevices,
+  forgetRememberedDevice,
+  listRememberedDevices,
+  PUBLIC_REMEMBERED_DEVICE_ID,
+  type RememberedDeviceView,
+} from '../services/remembered-devices.ts';
 import { changePassword } from '../services/password-change.ts';
 import {
   ACCOUNT_DELETION_PER_IP,
@@ -44,6 +51,12 @@ const signInBody = z.object({
     email: z.string().trim().toLowerCase().max(254).pipe(z.email()),
     password: passwordInput,
   }),
+  /**
+   * The token of a remembered device, which the browser keeps from an earlier step. Any string up
+   * to the cap is taken, so that a stale or mangled cookie is answered `device_remembered: false`
+   * (and dropped) rather than refused.
+   */
+  device_token: z.string().max(128).optional(),
 });
 
 /**
@@ -77,6 +90,29 @@ const profileBody = z.object({
     preferred_contact_method: z.enum(CONTACT_METHODS).nullable().optional(),
   }),
 });
+
+function rememberedDeviceJson(device: RememberedDeviceView) {
+  return {
+    id: device.id,
+    browser: device.browser,
+    system: device.system,
+    created_at: device.createdAt.toISOString(),
+    last_used_at: device.lastUsedAt?.toISOString() ?? null,
+    expires_at: device.expiresAt.toISOString(),
+  };
+}
+
+/**
+ * Admits only an `:id` shaped as a remembered device's public id; anything else answers the 404 of
+ * an unknown one, without a query.
+ */
+const rememberedDeviceIdParameter: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  if (!PUBLIC_REMEMBERED_DEVICE_ID.test(c.req.param('id') ?? '')) {
+    return errorResponse(c, 404, ErrorMessage.rememberedDeviceNotFound);
+  }
+  await next();
+  return undefined;
+};
 
 function deviceSessionJson(session: DeviceSession) {
   return {
@@ -129,20 +165,28 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
         jsonBody(signInBody),
         rateLimit(dependencies, SIGN_IN_PER_IP, (c) => clientAddress(c, trustedProxies)),
         async (c) => {
-          const { user: credentials } = c.req.valid('json');
+          const { user: credentials, device_token: deviceToken } = c.req.valid('json');
           const result = await signIn(
             db,
             clock,
-            credentials,
+            { ...credentials, deviceToken },
             publicOrigin,
             requestOrigin(c, trustedProxies),
           );
           if (!result.signedIn) return errorResponse(c, 401, ErrorMessage.invalidCredentials);
           const requiresMfa = await companyRequiresMfa(db, result.user.companyId);
           c.header('Authorization', `Bearer ${result.issued.token}`);
+          // A remembered device took the step: the session is as after POST /mfa/verify.
+          if (result.mfaToken !== undefined) c.header(MFA_TOKEN_HEADER, result.mfaToken);
+          // Without a device token the answer keeps the shape of docs/PRODUCT.md §7.1.
           return c.json({
             expires_at: result.issued.expiresAt.toISOString(),
-            ...signInMfaFlags(result.user, requiresMfa, clock.now()),
+            ...(result.mfaToken === undefined
+              ? signInMfaFlags(result.user, requiresMfa, clock.now())
+              : { mfa_requires_verification: false, mfa_required: false }),
+            ...(result.deviceRemembered === undefined
+              ? {}
+              : { device_remembered: result.deviceRemembered }),
           });
         },
       )
@@ -287,6 +331,37 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
         if (!ended) return errorResponse(c, 404, ErrorMessage.sessionNotFound);
         return c.body(null, 204);
       })
+      // Remembered devices (docs/PRODUCT.md §11.2): where the step is skipped, so, as Devices,
+      // only a session past its MFA step may list or forget them. Unlimited, as ending sessions
+      // is: each call only ever touches the caller's own rows.
+      .get('/remembered-devices', requireSession(dependencies), async (c) => {
+        const listed = await listRememberedDevices(db, c.get('user').id, clock.now());
+        return c.json({ remembered_devices: listed.map(rememberedDeviceJson) });
+      })
+      .delete('/remembered-devices', requireSession(dependencies), async (c) => {
+        await forgetAllRememberedDevices(
+          db,
+          { userId: c.get('user').id, origin: requestOrigin(c, trustedProxies) },
+          clock.now(),
+        );
+        return c.body(null, 204);
+      })
+      .delete(
+        '/remembered-devices/:id',
+        requireSession(dependencies),
+        rememberedDeviceIdParameter,
+        async (c) => {
+          const forgotten = await forgetRememberedDevice(
+            db,
+            { userId: c.get('user').id, origin: requestOrigin(c, trustedProxies) },
+            c.req.param('id'),
+            clock.now(),
+          );
+          // Another member's device answers as an unknown one: the id tells nobody whose it is.
+          if (!forgotten) return errorResponse(c, 404, ErrorMessage.rememberedDeviceNotFound);
+          return c.body(null, 204);
+        },
+      )
       .delete('/sign_out', async (c) => {
         // Sign-out succeeds whatever the token's state: the client clears its session either way,
         // and a stale or unknown token has nothing left to revoke.

@@ -30,7 +30,7 @@ export type AccountDeletionResult =
  * change's is (services/password-change.ts).
  *
  * In one transaction: the user row goes, and with it (by the schema's cascades) every session,
- * token, code, security event, request, timeline entry and file row; the mail and texts kept for
+ * token, code, remembered device, security event, request, timeline entry and file row; the mail and texts kept for
  * the member's address and phones go too; the files' storage keys are queued for removal; the
  * goodbye email is written to the outbox. Only then is storage asked to drop the files, so an
  * outage of storage never keeps an account half deleted: what it could not drop stays queued for

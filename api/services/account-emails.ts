@@ -320,3 +320,77 @@ export function authenticatorAppRemovedEmail(publicOrigin: string): EmailContent
     ...resetIfNotYou(publicOrigin),
   });
 }
+
+/**
+ * When the member removes the phone from two-step verification (DELETE /mfa/phone); only its last
+ * two digits, as everywhere (docs/PRODUCT.md §12).
+ */
+export function twoStepPhoneRemovedEmail(
+  publicOrigin: string,
+  phoneLastDigits: string,
+): EmailContent {
+  return compose(
+    `The phone was removed from two-step verification for your ${PRODUCT_NAME} account`,
+    {
+      greeting: GREETING,
+      before: [
+        `Codes texted to the phone number ending ${phoneLastDigits} no longer sign you in to your ${PRODUCT_NAME} account.`,
+        'If you did not remove it, reset your password at once: that signs out every device.',
+      ],
+      ...resetIfNotYou(publicOrigin),
+    },
+  );
+}
+
+/** When the member makes a new set of recovery codes (POST /mfa/recovery-codes). */
+export function recoveryCodesRenewedEmail(publicOrigin: string): EmailContent {
+  return compose(`New recovery codes for your ${PRODUCT_NAME} account`, {
+    greeting: GREETING,
+    before: [
+      `A new set of recovery codes was just made for your ${PRODUCT_NAME} account. The codes made before no longer work: keep only the new ones.`,
+      'If you did not make them, reset your password at once, which signs out every device, and contact us through the site.',
+    ],
+    ...resetIfNotYou(publicOrigin),
+  });
+}
+
+/** At most this many codes left, the email of a used code asks for a new set. */
+export const RECOVERY_CODES_LOW = 3;
+
+function unusedCodesLeft(codesLeft: number): string {
+  if (codesLeft === 0) return 'You have no unused recovery codes left.';
+  if (codesLeft === 1) return 'You have 1 unused recovery code left.';
+  return `You have ${codesLeft} unused recovery codes left.`;
+}
+
+/**
+ * When a recovery code takes the MFA step (POST /mfa/verify with `method: "recovery_code"`): the
+ * member learns how many are left, and with few left, where to make new ones. A code used by
+ * someone else is the sign of a stolen password and a stolen set, so the way out comes last.
+ */
+export function recoveryCodeUsedEmail(publicOrigin: string, codesLeft: number): EmailContent {
+  const subject = `A recovery code was used to sign in to your ${PRODUCT_NAME} account`;
+  const used = `A recovery code was just used to sign in to your ${PRODUCT_NAME} account. Each code works once. ${unusedCodesLeft(codesLeft)}`;
+  const notYou =
+    'If you did not use it, reset your password at once, which signs out every device, and contact us through the site.';
+  if (codesLeft > RECOVERY_CODES_LOW) {
+    return compose(subject, {
+      greeting: GREETING,
+      before: [used, notYou],
+      ...resetIfNotYou(publicOrigin),
+    });
+  }
+  return compose(subject, {
+    greeting: GREETING,
+    before: [
+      used,
+      'Make a new set before you run out, in Sign-in and security in the Account area:',
+    ],
+    link: { href: siteLink(publicOrigin, 'account', 'security'), label: 'Make new recovery codes' },
+    after: [notYou],
+    closingLink: {
+      href: siteLink(publicOrigin, 'forgot-password'),
+      label: 'Reset my password',
+    },
+  });
+}

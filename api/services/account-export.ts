@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import {
   blobs,
   companies,
+  rememberedDevices,
   requestCategories,
   requests,
   requestUpdates,
@@ -10,6 +11,7 @@ import {
   sessions,
   type User,
 } from '../db/schema.ts';
+import { countUnusedRecoveryCodes } from './recovery-codes.ts';
 
 /** A file as the export lists it: what the member called it and how big it is, not its content. */
 interface ExportedFile {
@@ -22,8 +24,8 @@ interface ExportedFile {
 /**
  * GET /users/current/export (docs/PRODUCT.md §11.2): everything the product keeps about the
  * member, as one JSON document: the profile, the requests with their timelines and the names and
- * sizes of their files, files not attached to anything, the sessions that are still live and the
- * security events. Secrets are never part of it (password hash, token hashes, codes), nor the
+ * sizes of their files, files not attached to anything, the sessions that are still live, the
+ * unexpired remembered devices and the security events. Secrets are never part of it (password hash, token hashes, codes), nor the
  * internal row ids. Read in one repeatable-read transaction, so the parts agree with each other.
  */
 export async function exportAccount(database: Database, user: User, now: Date) {
@@ -69,6 +71,12 @@ export async function exportAccount(database: Database, user: User, now: Date) {
         .from(sessions)
         .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)))
         .orderBy(desc(sessions.lastUsedAt), desc(sessions.id));
+      const devices = await transaction
+        .select()
+        .from(rememberedDevices)
+        .where(and(eq(rememberedDevices.userId, user.id), gt(rememberedDevices.expiresAt, now)))
+        .orderBy(desc(rememberedDevices.createdAt), desc(rememberedDevices.id));
+      const recoveryCodesLeft = await countUnusedRecoveryCodes(transaction, user.id);
       const events = await transaction
         .select()
         .from(securityEvents)
@@ -96,6 +104,8 @@ export async function exportAccount(database: Database, user: User, now: Date) {
           two_step_phone: user.mfaPhone,
           // When the app was confirmed; its secret is a credential, never exported.
           authenticator_app_added_at: user.totpConfirmedAt?.toISOString() ?? null,
+          // How many, never which: even their hashes are credentials.
+          recovery_codes_left: recoveryCodesLeft,
           two_step_offer_declined_at: user.mfaDeclinedAt?.toISOString() ?? null,
           created_at: user.createdAt.toISOString(),
           updated_at: user.updatedAt.toISOString(),
@@ -128,6 +138,13 @@ export async function exportAccount(database: Database, user: User, now: Date) {
             user_agent: session.userAgent,
             network: session.network,
           })),
+        // Where the step is skipped, never the token's hash: that stands in for the factor.
+        remembered_devices: devices.map((device) => ({
+          remembered_at: device.createdAt.toISOString(),
+          last_used_at: device.lastUsedAt?.toISOString() ?? null,
+          expires_at: device.expiresAt.toISOString(),
+          user_agent: device.userAgent,
+        })),
         security_events: events.map((event) => ({
           kind: event.kind,
           occurred_at: event.occurredAt.toISOString(),

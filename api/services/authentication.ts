@@ -4,7 +4,9 @@ import { users, type User } from '../db/schema.ts';
 import type { RequestOrigin } from '../http/client-address.ts';
 import type { Clock } from './clock.ts';
 import { registerSignInAttempt } from './lockout.ts';
+import { hasEnrolledMfa, markSessionVerified } from './mfa.ts';
 import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
+import { useRememberedDevice } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';
 import {
   createSession,
@@ -16,7 +18,18 @@ import { withMinimumDuration } from './timing.ts';
 import { emailUnlockLink } from './unlock.ts';
 
 export type SignInResult =
-  | { signedIn: true; user: User; issued: IssuedSession }
+  | {
+      signedIn: true;
+      user: User;
+      issued: IssuedSession;
+      /**
+       * What the device token sent with the password did: undefined when none was sent, true
+       * when it was a remembered device of this member that took the MFA step.
+       */
+      deviceRemembered: boolean | undefined;
+      /** The mfa token of the session, when a remembered device took its step. */
+      mfaToken: string | undefined;
+    }
   | {
       signedIn: false;
       /** Set when this failure locked the account (see {@link registerSignInAttempt}). */
@@ -30,9 +43,22 @@ export type SignInResult =
  */
 export const SIGN_IN_MINIMUM_DURATION_MS = 150;
 
+/** What sign-in is given: the password always, and a remembered device's token if the browser has one. */
+export interface SignInCredentials {
+  email: string;
+  password: string;
+  deviceToken?: string | undefined;
+}
+
 /**
  * Checks an email and password. The failure that locks the account also emails the member an
  * unlock link (built from `publicOrigin`), in the same transaction as the lock.
+ *
+ * A device token is looked at only once the password is accepted, so it changes nothing of a
+ * refusal, its count or its timing. When it is an unexpired remembered device of this member and
+ * the member has a second factor, the new session is past its MFA step in the sign-in's own
+ * transaction (docs/PRODUCT.md §12): a failure leaves neither a verified session nor a use
+ * written down.
  *
  * Unknown email, wrong password and locked account all come back as the same `signedIn: false`
  * after one argon2 computation each, and every answer waits out
@@ -42,7 +68,7 @@ export const SIGN_IN_MINIMUM_DURATION_MS = 150;
 export function signIn(
   database: Database,
   clock: Clock,
-  credentials: { email: string; password: string },
+  credentials: SignInCredentials,
   publicOrigin: string,
   origin: RequestOrigin,
 ): Promise<SignInResult> {
@@ -54,7 +80,7 @@ export function signIn(
 async function checkCredentials(
   database: Database,
   clock: Clock,
-  credentials: { email: string; password: string },
+  credentials: SignInCredentials,
   publicOrigin: string,
   origin: RequestOrigin,
 ): Promise<SignInResult> {
@@ -87,7 +113,18 @@ async function checkCredentials(
     await deleteEndedSessions(transaction, user.id, now);
     const issued = await createSession(transaction, user.id, now, origin);
     await recordSecurityEvent(transaction, { ...event, kind: 'signed_in' });
-    return { signedIn: true, user, issued };
+    const { deviceToken } = credentials;
+    if (deviceToken === undefined) {
+      return { signedIn: true, user, issued, deviceRemembered: undefined, mfaToken: undefined };
+    }
+    // The attempt's count locked the user row: the removal of a last factor, which forgets the
+    // devices, either committed before (no device is found) or waits for this sign-in to end.
+    const deviceRemembered =
+      hasEnrolledMfa(user) && (await useRememberedDevice(transaction, user.id, deviceToken, now));
+    const mfaToken = deviceRemembered
+      ? await markSessionVerified(transaction, { sessionId: issued.session.id }, now)
+      : undefined;
+    return { signedIn: true, user, issued, deviceRemembered, mfaToken };
   });
 }
 

@@ -1,35 +1,32 @@
-import { and, eq, lte } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { secondStepFailures, users, type User } from '../db/schema.ts';
+import { users, type User } from '../db/schema.ts';
 import type { RequestOrigin } from '../http/client-address.ts';
-import { authenticatorAppAddedEmail, authenticatorAppRemovedEmail } from './account-emails.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
+import { authenticatorAppAddedEmail } from './account-emails.ts';
 import type { Clock } from './clock.ts';
-import { acceptCurrentPassword } from './current-password.ts';
 import type { FactorSecrets } from './factor-secrets.ts';
 import {
   CODES_PAUSED,
-  countAccountWrongCode,
+  type CodeRefusal,
+  completeSecondStep,
+  type CompletedStep,
+  countSecondStepFailure,
   INVALID_CODE,
-  markSessionVerified,
+  lockedUser,
   type MfaRequestContext,
   type VerifyCodeResult,
 } from './mfa.ts';
-import {
-  looksLikeOneTimeCode,
-  normaliseOneTimeCodeInput,
-  ONE_TIME_CODE_FAILURES_WINDOW_MS,
-} from './one-time-codes.ts';
+import { looksLikeOneTimeCode, normaliseOneTimeCodeInput } from './one-time-codes.ts';
 import { enqueueEmail } from './outbox.ts';
-import { verifyPassword } from './passwords.ts';
+import { issueRecoveryCodesIfNone } from './recovery-codes.ts';
 import { recordSecurityEvent } from './security-events.ts';
-import { withMinimumDuration } from './timing.ts';
 import { matchingTotpStep, newTotpSecret, totpSecretText, totpUri } from './totp.ts';
 
 /**
  * An authenticator app as a second factor (docs/PRODUCT.md §11.2): set up with a secret the app
  * reads from a QR code, confirmed by its first code, then taken at sign-in in place of a texted
- * code. The secret is kept only sealed (factor-secrets.ts).
+ * code. The secret is kept only sealed (factor-secrets.ts). Its removal shares the rules of the
+ * phone's (removeSecondFactor, mfa.ts).
  */
 
 /** What the member's app needs: the secret to type, and the address its QR code carries. */
@@ -63,12 +60,21 @@ export interface AppCodeInput {
   origin: RequestOrigin;
 }
 
-export type ConfirmAppResult = VerifyCodeResult | { verified: false; reason: 'no_setup' };
+export type ConfirmAppResult =
+  | ({
+      verified: true;
+      /** A first set of recovery codes, made with the app; undefined when the member has some. */
+      recoveryCodes: string[] | undefined;
+    } & CompletedStep)
+  | CodeRefusal
+  | { verified: false; reason: 'no_setup' };
 
 /**
  * POST /mfa/app/confirm: the app's first code makes its secret the member's app, recorded and
- * emailed, and marks this session past its MFA step (it has just proved the factor). A wrong code
- * counts toward the account's cap on wrong codes, as at sign-in.
+ * emailed, and marks this session past its MFA step (it has just proved the factor). A member
+ * without an unused recovery code gets a set with it: an app lives on one phone, and a lost phone
+ * must not lock the member out. A wrong code counts toward the account's cap on wrong codes, as at
+ * sign-in.
  */
 export function confirmApp(
   database: Database,
@@ -88,7 +94,9 @@ export function confirmApp(
     if (!looksLikeOneTimeCode(code)) return INVALID_CODE;
     const secret = factorSecrets.open(user.pendingTotpSecret, user.id);
     const step = matchingTotpStep(secret, code, now, null);
-    if (step === undefined) return countAppFailure(transaction, user, now, input);
+    if (step === undefined) {
+      return countSecondStepFailure(transaction, user, now, input.publicOrigin, input.origin);
+    }
 
     const replacing = user.totpConfirmedAt !== null;
     await transaction
@@ -98,9 +106,11 @@ export function confirmApp(
         totpConfirmedAt: now,
         pendingTotpSecret: null,
         totpLastStep: step,
+        lastSecondFactor: 'app',
         updatedAt: now,
       })
       .where(eq(users.id, user.id));
+    const recoveryCodes = await issueRecoveryCodesIfNone(transaction, user.id, now);
     await recordSecurityEvent(transaction, {
       userId: user.id,
       kind: 'authenticator_app_added',
@@ -113,7 +123,8 @@ export function confirmApp(
       authenticatorAppAddedEmail(input.publicOrigin, replacing),
       now,
     );
-    return { verified: true, mfaToken: await markSessionVerified(transaction, context, now) };
+    const completed = await completeSecondStep(transaction, context, now, input.origin);
+    return { verified: true, recoveryCodes, ...completed };
   });
 }
 
@@ -137,107 +148,16 @@ export function verifyAppCode(
     if (!looksLikeOneTimeCode(code)) return INVALID_CODE;
     const secret = factorSecrets.open(user.totpSecret, user.id);
     const step = matchingTotpStep(secret, code, now, user.totpLastStep);
-    if (step === undefined) return countAppFailure(transaction, user, now, input);
+    if (step === undefined) {
+      return countSecondStepFailure(transaction, user, now, input.publicOrigin, input.origin);
+    }
     await transaction
       .update(users)
-      .set({ totpLastStep: step, updatedAt: now })
+      .set({ totpLastStep: step, lastSecondFactor: 'app', updatedAt: now })
       .where(eq(users.id, user.id));
-    return { verified: true, mfaToken: await markSessionVerified(transaction, context, now) };
-  });
-}
-
-export type RemoveAppResult =
-  | { removed: true }
-  | {
-      removed: false;
-      reason: 'wrong_current_password' | 'no_app' | 'last_factor_required';
+    return {
+      verified: true,
+      ...(await completeSecondStep(transaction, context, now, input.origin)),
     };
-
-/**
- * DELETE /mfa/app: removes the member's app and any setup in progress, proved with the current
- * password (counted by the lockout). Refused where the company requires two-step verification
- * and the app is the member's only factor. Elsewhere, removing the only factor turns two-step
- * verification off as `DELETE /mfa` does: the offer then waits 30 days.
- */
-export function removeApp(
-  database: Database,
-  clock: Clock,
-  user: User,
-  input: {
-    currentPassword: string;
-    companyRequiresMfa: boolean;
-    publicOrigin: string;
-    origin: RequestOrigin;
-  },
-): Promise<RemoveAppResult> {
-  return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, async () => {
-    const matches = await verifyPassword(input.currentPassword, user.passwordHash);
-    return database.transaction(async (transaction): Promise<RemoveAppResult> => {
-      const now = clock.now();
-      const current = await lockedUser(transaction, user.id);
-      if (!current || current.totpConfirmedAt === null) return { removed: false, reason: 'no_app' };
-      if (input.companyRequiresMfa && current.mfaPhone === null) {
-        return { removed: false, reason: 'last_factor_required' };
-      }
-      const accepted = await acceptCurrentPassword(transaction, current, {
-        matches,
-        now,
-        origin: input.origin,
-        publicOrigin: input.publicOrigin,
-      });
-      if (!accepted) return { removed: false, reason: 'wrong_current_password' };
-      await transaction
-        .update(users)
-        .set({
-          totpSecret: null,
-          totpConfirmedAt: null,
-          pendingTotpSecret: null,
-          totpLastStep: null,
-          ...(current.mfaPhone === null ? { mfaDeclinedAt: now } : {}),
-          updatedAt: now,
-        })
-        .where(eq(users.id, current.id));
-      await recordSecurityEvent(transaction, {
-        userId: current.id,
-        kind: 'authenticator_app_removed',
-        origin: input.origin,
-        at: now,
-      });
-      await enqueueEmail(
-        transaction,
-        current.email,
-        authenticatorAppRemovedEmail(input.publicOrigin),
-        now,
-      );
-      return { removed: true };
-    });
   });
-}
-
-async function lockedUser(transaction: Database, userId: number): Promise<User | undefined> {
-  const [user] = await transaction.select().from(users).where(eq(users.id, userId)).for('update');
-  return user;
-}
-
-/** A wrong app code: written down, then counted against the account with the texted ones. */
-async function countAppFailure(
-  transaction: Database,
-  user: Pick<User, 'id' | 'email'>,
-  now: Date,
-  input: AppCodeInput,
-): Promise<VerifyCodeResult> {
-  // Failures older than the count's window no longer matter: they go, as old texted codes do.
-  await transaction
-    .delete(secondStepFailures)
-    .where(
-      and(
-        eq(secondStepFailures.userId, user.id),
-        lte(
-          secondStepFailures.failedAt,
-          new Date(now.getTime() - ONE_TIME_CODE_FAILURES_WINDOW_MS),
-        ),
-      ),
-    );
-  await transaction.insert(secondStepFailures).values({ userId: user.id, failedAt: now });
-  return countAccountWrongCode(transaction, user, now, input.publicOrigin, input.origin);
 }

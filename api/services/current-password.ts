@@ -2,6 +2,7 @@ import type { Database } from '../db/client.ts';
 import type { User } from '../db/schema.ts';
 import type { RequestOrigin } from '../http/client-address.ts';
 import { registerSignInAttempt } from './lockout.ts';
+import { forgetRememberedDevices } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';
 import { revokeAllSessions } from './sessions.ts';
 import { emailUnlockLink } from './unlock.ts';
@@ -21,8 +22,8 @@ export interface CurrentPasswordAttempt {
  * deleting the account. A stolen session then guesses no faster than the sign-in form allows.
  *
  * A wrong password counts toward the lockout; the failure that locks the account records the
- * lock, emails the unlock link and ends every session of the member, the caller's too (whoever
- * holds it is guessing the password). A locked account is refused like a wrong password. The right
+ * lock, emails the unlock link, ends every session of the member, the caller's too (whoever
+ * holds it is guessing the password), and forgets every remembered device. A locked account is refused like a wrong password. The right
  * password clears the count. Run it in the transaction of the change, which it lets through only
  * when it answers true.
  */
@@ -38,6 +39,7 @@ export async function acceptCurrentPassword(
     await recordSecurityEvent(transaction, { userId: user.id, kind: 'locked', origin, at: now });
     await emailUnlockLink(transaction, user, now, publicOrigin);
     await revokeAllSessions(transaction, user.id, now);
+    await forgetRememberedDevices(transaction, user.id);
   }
   return false;
 }

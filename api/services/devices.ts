@@ -4,6 +4,7 @@ import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { sessions, type Session } from '../db/schema.ts';
 import type { RequestOrigin } from '../http/client-address.ts';
+import { forgetRememberedDevices } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';
 import { sessionIsLive } from './sessions.ts';
 
@@ -136,7 +137,8 @@ export async function endDeviceSession(
 
 /**
  * DELETE /users/sessions: ends every live session of the member but the caller's, with one event
- * when there was any to end. Answers how many ended.
+ * when there was any to end, and forgets every remembered device. Answers how many sessions
+ * ended.
  */
 export async function endOtherDeviceSessions(
   database: Database,
@@ -155,6 +157,9 @@ export async function endOtherDeviceSessions(
         ),
       )
       .returning({ id: sessions.id });
+    // The member signing the others out wants none of them back without the second step, the
+    // caller's browser included: which remembered device is its own, the call does not say.
+    await forgetRememberedDevices(transaction, caller.userId);
     if (ended.length > 0) {
       await recordSecurityEvent(transaction, {
         userId: caller.userId,

@@ -79,10 +79,24 @@ describe('awaitsMfa', () => {
 });
 
 describe('secondFactors', () => {
+  const both = { mfaPhone: phone, totpConfirmedAt: now };
+  const last = (lastSecondFactor: 'sms' | 'app' | 'passkey' | null) => ({ lastSecondFactor });
+
   it('lists the app before the phone, and nothing for a member without a factor', () => {
-    expect(secondFactors({ mfaPhone: phone, totpConfirmedAt: now })).toEqual(['app', 'sms']);
-    expect(secondFactors(phoneOnly)).toEqual(['sms']);
-    expect(secondFactors(appOnly)).toEqual(['app']);
-    expect(secondFactors(noFactor)).toEqual([]);
+    expect(secondFactors({ ...both, ...last(null) })).toEqual(['app', 'sms']);
+    expect(secondFactors({ ...phoneOnly, ...last(null) })).toEqual(['sms']);
+    expect(secondFactors({ ...appOnly, ...last(null) })).toEqual(['app']);
+    expect(secondFactors({ ...noFactor, ...last(null) })).toEqual([]);
+  });
+
+  it('lists the factor of the last successful step first', () => {
+    expect(secondFactors({ ...both, ...last('sms') })).toEqual(['sms', 'app']);
+    expect(secondFactors({ ...both, ...last('app') })).toEqual(['app', 'sms']);
+  });
+
+  it('ignores a last factor the member no longer has', () => {
+    expect(secondFactors({ ...appOnly, ...last('sms') })).toEqual(['app']);
+    expect(secondFactors({ ...both, ...last('passkey') })).toEqual(['app', 'sms']);
+    expect(secondFactors({ ...noFactor, ...last('app') })).toEqual([]);
   });
 });

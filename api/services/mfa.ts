@@ -8,14 +8,19 @@ import {
   secondStepFailures,
   sessions,
   users,
+  type SecurityEventKind,
   type Session,
   type User,
 } from '../db/schema.ts';
 import {
+  authenticatorAppRemovedEmail,
   codesPausedEmail,
+  recoveryCodesRenewedEmail,
+  recoveryCodeUsedEmail,
   twoStepDisabledEmail,
   twoStepEnabledEmail,
   twoStepPhoneChangedEmail,
+  twoStepPhoneRemovedEmail,
   unlockLink,
 } from './account-emails.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
@@ -37,9 +42,22 @@ import {
   oneTimeCodeText,
   resendVerdict,
 } from './one-time-codes.ts';
-import { enqueueEmail, enqueueText } from './outbox.ts';
+import { enqueueEmail, enqueueText, type EmailContent } from './outbox.ts';
 import { verifyPassword } from './passwords.ts';
 import { phoneLastDigits } from './phone-numbers.ts';
+import {
+  countUnusedRecoveryCodes,
+  deleteRecoveryCodes,
+  issueRecoveryCodes,
+  looksLikeRecoveryCode,
+  normaliseRecoveryCodeInput,
+  spendRecoveryCode,
+} from './recovery-codes.ts';
+import {
+  forgetRememberedDevices,
+  rememberDevice,
+  type IssuedRememberedDevice,
+} from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';
 import { withMinimumDuration } from './timing.ts';
 import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
@@ -58,31 +76,42 @@ export type SecondFactor = 'sms' | 'app';
 /** The fields of a user that say which second factors they have. */
 export type FactorFields = Pick<User, 'mfaPhone' | 'totpConfirmedAt'>;
 
-/** The member's confirmed second factors, in the order the step offers them. */
-export function secondFactors(user: FactorFields): SecondFactor[] {
-  return [
+/**
+ * The member's confirmed second factors, in the order the step offers them (docs/PRODUCT.md
+ * §11.2): the one of the last successful step first, as the member most likely has it at hand;
+ * then the app, whose codes need no network, then the phone.
+ */
+export function secondFactors(user: FactorFields & Pick<User, 'lastSecondFactor'>): SecondFactor[] {
+  const factors: SecondFactor[] = [
     ...(user.totpConfirmedAt !== null ? (['app'] as const) : []),
     ...(user.mfaPhone !== null ? (['sms'] as const) : []),
   ];
+  const last = factors.find((factor) => factor === user.lastSecondFactor);
+  return last === undefined ? factors : [last, ...factors.filter((factor) => factor !== last)];
 }
 
 /** A user is enrolled in MFA once a phone or an authenticator app has been confirmed. */
 export function hasEnrolledMfa(user: FactorFields): boolean {
-  return secondFactors(user).length > 0;
+  return user.totpConfirmedAt !== null || user.mfaPhone !== null;
 }
 
-/**
- * Every second factor gone, for turning two-step verification off and for a reset that claims an
- * unproven account: the phone, the app, and what was being set up.
- */
-export const NO_SECOND_FACTORS = {
-  mfaPhone: null,
-  pendingMfaPhone: null,
+/** The phone gone from two-step verification, and a number being confirmed with it. */
+const NO_PHONE = { mfaPhone: null, pendingMfaPhone: null } as const;
+
+/** The authenticator app gone, and one being set up with it. */
+const NO_APP = {
   totpSecret: null,
   totpConfirmedAt: null,
   pendingTotpSecret: null,
   totpLastStep: null,
 } as const;
+
+/**
+ * Every second factor gone, for turning two-step verification off and for a reset that claims an
+ * unproven account: the phone, the app, and what was being set up. The recovery codes go too,
+ * with {@link deleteRecoveryCodes}: they are rows of their own.
+ */
+export const NO_SECOND_FACTORS = { ...NO_PHONE, ...NO_APP, lastSecondFactor: null } as const;
 
 /**
  * Whether enrollment is to be offered at sign-in to a user without a second factor: when the
@@ -229,7 +258,10 @@ function codeTarget(
 export interface MfaStatus {
   /** A second factor is confirmed: the step verifies it; otherwise it enrolls one. */
   enrolled: boolean;
-  /** The confirmed second factors, the app first: what the step can take. */
+  /**
+   * The confirmed second factors, the one of the last successful step first, then the app: what
+   * the step can take (see {@link secondFactors}).
+   */
   methods: SecondFactor[];
   /** This request proves MFA for its session (see {@link requestHasVerifiedMfa}). */
   verified: boolean;
@@ -237,12 +269,15 @@ export interface MfaStatus {
   required: boolean;
   /** The last two digits of the phone a code would be sent to now, if any. */
   phone_last_digits: string | null;
+  /** The member's unused recovery codes: the step offers one only when there are some. */
+  recovery_codes_left: number;
 }
 
 export function mfaStatus(
-  user: FactorFields & Pick<User, 'pendingMfaPhone'>,
+  user: FactorFields & Pick<User, 'pendingMfaPhone' | 'lastSecondFactor'>,
   companyRequiresMfa: boolean,
   mfaVerified: boolean,
+  recoveryCodesLeft: number,
 ): MfaStatus {
   const target = codeTarget(user, mfaVerified);
   return {
@@ -251,6 +286,7 @@ export function mfaStatus(
     verified: mfaVerified,
     required: companyRequiresMfa,
     phone_last_digits: target === null ? null : phoneLastDigits(target.phone),
+    recovery_codes_left: recoveryCodesLeft,
   };
 }
 
@@ -259,6 +295,11 @@ export interface MfaRequestContext {
   sessionId: number;
   /** Whether the request proves MFA for its session (see {@link requestHasVerifiedMfa}). */
   mfaVerified: boolean;
+  /**
+   * The member asked that this browser skip the step for 30 days once it succeeds
+   * (`remember_device`, see {@link completeSecondStep}).
+   */
+  rememberDevice?: boolean;
 }
 
 /**
@@ -384,12 +425,23 @@ export async function sendMfaCode(
   });
 }
 
-export type VerifyCodeResult =
-  | { verified: true; mfaToken: string }
-  | { verified: false; reason: 'invalid_code' | 'codes_paused' };
+/** Why a code did not take the MFA step. */
+export interface CodeRefusal {
+  verified: false;
+  reason: 'invalid_code' | 'codes_paused';
+}
 
-export const INVALID_CODE: VerifyCodeResult = { verified: false, reason: 'invalid_code' };
-export const CODES_PAUSED: VerifyCodeResult = { verified: false, reason: 'codes_paused' };
+/** What a successful second step gives the browser (see {@link completeSecondStep}). */
+export interface CompletedStep {
+  mfaToken: string;
+  /** Set when the member asked that this browser be remembered. */
+  rememberedDevice: IssuedRememberedDevice | undefined;
+}
+
+export type VerifyCodeResult = ({ verified: true } & CompletedStep) | CodeRefusal;
+
+export const INVALID_CODE: CodeRefusal = { verified: false, reason: 'invalid_code' };
+export const CODES_PAUSED: CodeRefusal = { verified: false, reason: 'codes_paused' };
 
 /**
  * POST /mfa/verify: checks `otp` against the newest code of this session. A wrong code counts a
@@ -455,14 +507,36 @@ export async function verifyMfaCode(
 
     if (code.purpose === 'enroll' && code.phone !== user.mfaPhone) {
       await enrollPhone(transaction, user, code.phone, { now, origin, publicOrigin });
-    } else if (code.purpose === 'enroll') {
-      await transaction
-        .update(users)
-        .set({ pendingMfaPhone: null, updatedAt: now })
-        .where(eq(users.id, user.id));
     }
-    return { verified: true, mfaToken: await markSessionVerified(transaction, context, now) };
+    await transaction
+      .update(users)
+      .set({
+        // An enrollment code leaves nothing pending: its number is the phone now, or was already.
+        ...(code.purpose === 'enroll' ? { pendingMfaPhone: null } : {}),
+        lastSecondFactor: 'sms',
+        updatedAt: now,
+      })
+      .where(eq(users.id, user.id));
+    return { verified: true, ...(await completeSecondStep(transaction, context, now, origin)) };
   });
+}
+
+/**
+ * Marks the session past its MFA step (see {@link markSessionVerified}) and, when the member asked
+ * for it, remembers this browser for 30 days (remembered-devices.ts), in the transaction that accepted the second factor: a device is never remembered for a step
+ * that was rolled back.
+ */
+export async function completeSecondStep(
+  transaction: Database,
+  context: Pick<MfaRequestContext, 'userId' | 'sessionId' | 'rememberDevice'>,
+  now: Date,
+  origin: RequestOrigin,
+): Promise<CompletedStep> {
+  const mfaToken = await markSessionVerified(transaction, context, now);
+  const rememberedDevice = context.rememberDevice
+    ? await rememberDevice(transaction, context.userId, now, origin)
+    : undefined;
+  return { mfaToken, rememberedDevice };
 }
 
 /**
@@ -523,9 +597,9 @@ export type TurnOffResult =
 /**
  * DELETE /mfa: turns two-step verification off for the signed-in member, proved with the current
  * password (checked and counted by the lockout as for a password change). Refused where the
- * company requires it. In one transaction: the phone, the app, what was being set up and every
- * code go, the offer is counted as declined now (so sign-in does not offer it again for 30 days),
- * the event is recorded and the member emailed.
+ * company requires it. In one transaction: the phone, the app, what was being set up, every
+ * code (texted or recovery) and every remembered device go, the offer is counted as declined now
+ * (so sign-in does not offer it again for 30 days), the event is recorded and the member emailed.
  */
 export function turnOffMfa(
   database: Database,
@@ -562,6 +636,8 @@ export function turnOffMfa(
         .set({ ...NO_SECOND_FACTORS, mfaDeclinedAt: now, updatedAt: now })
         .where(eq(users.id, user.id));
       await transaction.delete(oneTimeCodes).where(eq(oneTimeCodes.userId, user.id));
+      await deleteRecoveryCodes(transaction, user.id);
+      await forgetRememberedDevices(transaction, user.id);
       await recordSecurityEvent(transaction, {
         userId: user.id,
         kind: 'two_step_disabled',
@@ -584,7 +660,7 @@ async function countWrongCode(
   now: Date,
   publicOrigin: string,
   origin: RequestOrigin,
-): Promise<VerifyCodeResult> {
+): Promise<CodeRefusal> {
   await transaction
     .update(oneTimeCodes)
     .set({ failedAttempts: sql`${oneTimeCodes.failedAttempts} + 1` })
@@ -610,7 +686,7 @@ export async function countAccountWrongCode(
   now: Date,
   publicOrigin: string,
   origin: RequestOrigin,
-): Promise<VerifyCodeResult> {
+): Promise<CodeRefusal> {
   const since = new Date(now.getTime() - ONE_TIME_CODE_FAILURES_WINDOW_MS);
   const [texted] = await transaction
     .select({ failures: sql<number>`coalesce(sum(${oneTimeCodes.failedAttempts}), 0)::integer` })
@@ -634,4 +710,245 @@ export async function countAccountWrongCode(
   });
   await emailCodesPausedNotice(transaction, user, now, publicOrigin);
   return CODES_PAUSED;
+}
+
+/**
+ * A wrong code that is not a texted one (an app's, a recovery code): written down as a failure,
+ * then counted against the account with the texted ones (see {@link countAccountWrongCode}). Run
+ * it under the user's row lock.
+ */
+export async function countSecondStepFailure(
+  transaction: Database,
+  user: Pick<User, 'id' | 'email'>,
+  now: Date,
+  publicOrigin: string,
+  origin: RequestOrigin,
+): Promise<CodeRefusal> {
+  // Failures older than the count's window no longer matter: they go, as old texted codes do.
+  await transaction
+    .delete(secondStepFailures)
+    .where(
+      and(
+        eq(secondStepFailures.userId, user.id),
+        lte(
+          secondStepFailures.failedAt,
+          new Date(now.getTime() - ONE_TIME_CODE_FAILURES_WINDOW_MS),
+        ),
+      ),
+    );
+  await transaction.insert(secondStepFailures).values({ userId: user.id, failedAt: now });
+  return countAccountWrongCode(transaction, user, now, publicOrigin, origin);
+}
+
+/** The user's row, locked until the transaction ends: every change of the second step takes it. */
+export async function lockedUser(transaction: Database, userId: number): Promise<User | undefined> {
+  const [user] = await transaction.select().from(users).where(eq(users.id, userId)).for('update');
+  return user;
+}
+
+export interface RecoveryCodeInput {
+  otp: string;
+  publicOrigin: string;
+  origin: RequestOrigin;
+}
+
+export type RecoveryCodeResult =
+  ({ verified: true; recoveryCodesLeft: number } & CompletedStep) | CodeRefusal;
+
+/**
+ * POST /mfa/verify with `method: "recovery_code"`: one of the member's unused recovery codes takes
+ * the MFA step in place of a factor, and is spent (docs/PRODUCT.md §11.2). The use is recorded and
+ * emailed with the count of codes left. A wrong code counts toward the account's cap with the
+ * texted and app ones, and while codes are paused the right one is refused too; a reply that is
+ * not a code at all costs no try. The last factor used is left as it was: a recovery code stands
+ * in for one. Under the user's row lock, as every code.
+ */
+export function verifyRecoveryCode(
+  database: Database,
+  clock: Clock,
+  context: MfaRequestContext,
+  input: RecoveryCodeInput,
+): Promise<RecoveryCodeResult> {
+  const now = clock.now();
+  const candidate = normaliseRecoveryCodeInput(input.otp);
+  return database.transaction(async (transaction): Promise<RecoveryCodeResult> => {
+    const user = await lockedUser(transaction, context.userId);
+    // Codes die with the last factor; this also refuses one that somehow outlived it.
+    if (!user || !hasEnrolledMfa(user)) return INVALID_CODE;
+    if (user.mfaCodesPausedAt) return CODES_PAUSED;
+    if (!looksLikeRecoveryCode(candidate)) return INVALID_CODE;
+    if (!(await spendRecoveryCode(transaction, user.id, candidate, now))) {
+      return countSecondStepFailure(transaction, user, now, input.publicOrigin, input.origin);
+    }
+    const recoveryCodesLeft = await countUnusedRecoveryCodes(transaction, user.id);
+    await recordSecurityEvent(transaction, {
+      userId: user.id,
+      kind: 'recovery_code_used',
+      origin: input.origin,
+      at: now,
+    });
+    await enqueueEmail(
+      transaction,
+      user.email,
+      recoveryCodeUsedEmail(input.publicOrigin, recoveryCodesLeft),
+      now,
+    );
+    const step = await completeSecondStep(transaction, context, now, input.origin);
+    return { verified: true, recoveryCodesLeft, ...step };
+  });
+}
+
+/** A change the member proves with the current password (docs/PRODUCT.md §11.2). */
+export interface CurrentPasswordInput {
+  currentPassword: string;
+  publicOrigin: string;
+  origin: RequestOrigin;
+}
+
+export type RenewRecoveryCodesResult =
+  | { renewed: true; recoveryCodes: string[] }
+  | { renewed: false; reason: 'wrong_current_password' | 'not_enrolled' };
+
+/**
+ * POST /mfa/recovery-codes: a new set of recovery codes for a member with a second factor, proved
+ * with the current password (counted by the lockout). In one transaction: every older code goes,
+ * used or not, the new set is made, the change is recorded and emailed. Resolves to the new codes,
+ * which are never shown again.
+ */
+export function renewRecoveryCodes(
+  database: Database,
+  clock: Clock,
+  user: User,
+  input: CurrentPasswordInput,
+): Promise<RenewRecoveryCodesResult> {
+  return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, async () => {
+    const matches = await verifyPassword(input.currentPassword, user.passwordHash);
+    return database.transaction(async (transaction): Promise<RenewRecoveryCodesResult> => {
+      const now = clock.now();
+      const current = await lockedUser(transaction, user.id);
+      // Codes stand in for a factor: without one they would be a second password, not a step.
+      if (!current || !hasEnrolledMfa(current)) return { renewed: false, reason: 'not_enrolled' };
+      const accepted = await acceptCurrentPassword(transaction, current, {
+        matches,
+        now,
+        origin: input.origin,
+        publicOrigin: input.publicOrigin,
+      });
+      if (!accepted) return { renewed: false, reason: 'wrong_current_password' };
+      const recoveryCodes = await issueRecoveryCodes(transaction, current.id, now);
+      await recordSecurityEvent(transaction, {
+        userId: current.id,
+        kind: 'recovery_codes_renewed',
+        origin: input.origin,
+        at: now,
+      });
+      await enqueueEmail(
+        transaction,
+        current.email,
+        recoveryCodesRenewedEmail(input.publicOrigin),
+        now,
+      );
+      return { renewed: true, recoveryCodes };
+    });
+  });
+}
+
+export type RemoveFactorResult =
+  | { removed: true }
+  | {
+      removed: false;
+      reason: 'wrong_current_password' | 'not_enrolled' | 'last_factor_required';
+    };
+
+/** What removing a factor clears, records and emails; undefined when the member has none. */
+function factorRemoval(
+  user: User,
+  factor: SecondFactor,
+  publicOrigin: string,
+):
+  | { cleared: typeof NO_PHONE | typeof NO_APP; kind: SecurityEventKind; email: EmailContent }
+  | undefined {
+  if (factor === 'app') {
+    if (user.totpConfirmedAt === null) return undefined;
+    return {
+      cleared: NO_APP,
+      kind: 'authenticator_app_removed',
+      email: authenticatorAppRemovedEmail(publicOrigin),
+    };
+  }
+  if (user.mfaPhone === null) return undefined;
+  return {
+    cleared: NO_PHONE,
+    kind: 'two_step_phone_removed',
+    email: twoStepPhoneRemovedEmail(publicOrigin, phoneLastDigits(user.mfaPhone)),
+  };
+}
+
+/**
+ * DELETE /mfa/app and DELETE /mfa/phone: removes one second factor of the member, with what was
+ * being set up for it (a new app's secret; a number being confirmed, and the texted codes not
+ * used yet), proved with the current password (counted by the lockout). Refused where the company
+ * requires two-step verification and it is the member's only factor. Elsewhere, removing the only
+ * factor turns two-step verification off as `DELETE /mfa` does: the recovery codes and the
+ * remembered devices go, and the offer then waits 30 days. Recorded and emailed, in one
+ * transaction.
+ */
+export function removeSecondFactor(
+  database: Database,
+  clock: Clock,
+  user: User,
+  factor: SecondFactor,
+  input: CurrentPasswordInput & { companyRequiresMfa: boolean },
+): Promise<RemoveFactorResult> {
+  return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, async () => {
+    const matches = await verifyPassword(input.currentPassword, user.passwordHash);
+    return database.transaction(async (transaction): Promise<RemoveFactorResult> => {
+      const now = clock.now();
+      const current = await lockedUser(transaction, user.id);
+      const removal = current && factorRemoval(current, factor, input.publicOrigin);
+      if (!current || !removal) return { removed: false, reason: 'not_enrolled' };
+      const onlyFactor = secondFactors(current).length === 1;
+      if (input.companyRequiresMfa && onlyFactor) {
+        return { removed: false, reason: 'last_factor_required' };
+      }
+      const accepted = await acceptCurrentPassword(transaction, current, {
+        matches,
+        now,
+        origin: input.origin,
+        publicOrigin: input.publicOrigin,
+      });
+      if (!accepted) return { removed: false, reason: 'wrong_current_password' };
+      await transaction
+        .update(users)
+        .set({
+          ...removal.cleared,
+          ...(current.lastSecondFactor === factor ? { lastSecondFactor: null } : {}),
+          ...(onlyFactor ? { mfaDeclinedAt: now } : {}),
+          updatedAt: now,
+        })
+        .where(eq(users.id, current.id));
+      if (factor === 'sms') {
+        // Voided, not deleted: their wrong tries still count toward the account's cap, which
+        // guards the factors that remain.
+        await transaction
+          .update(oneTimeCodes)
+          .set({ usedAt: now })
+          .where(and(eq(oneTimeCodes.userId, current.id), isNull(oneTimeCodes.usedAt)));
+      }
+      if (onlyFactor) {
+        await deleteRecoveryCodes(transaction, current.id);
+        // With no step left, a remembered device would skip nothing now, and skip a factor added
+        // later without the member having asked for it.
+        await forgetRememberedDevices(transaction, current.id);
+      }
+      await recordSecurityEvent(transaction, {
+        userId: current.id,
+        kind: removal.kind,
+        origin: input.origin,
+        at: now,
+      });
+      await enqueueEmail(transaction, current.email, removal.email, now);
+      return { removed: true };
+    });
+  });
 }

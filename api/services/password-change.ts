@@ -8,6 +8,7 @@ import type { Clock } from './clock.ts';
 import { acceptCurrentPassword } from './current-password.ts';
 import { enqueueEmail } from './outbox.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.ts';
+import { forgetRememberedDevices } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';
 import { revokeOtherSessions } from './sessions.ts';
 import { withMinimumDuration } from './timing.ts';
@@ -49,7 +50,8 @@ function samePassword(a: string, b: string): boolean {
  * is guessing the password.
  *
  * On success, in one transaction: the new argon2id hash, the failure counter cleared (by the
- * lockout), every other session of the member ended (the caller's stays), and the "password
+ * lockout), every other session of the member ended (the caller's stays), every remembered device
+ * forgotten (the caller's browser too: its next sign-in takes the step again), and the "password
  * changed" email written to the outbox.
  */
 export function changePassword(
@@ -108,6 +110,7 @@ async function change(
       .returning();
     if (!updated) return { changed: false, reason: 'wrong_current_password' };
     await revokeOtherSessions(transaction, user.id, session.id, now);
+    await forgetRememberedDevices(transaction, user.id);
     await recordSecurityEvent(transaction, {
       userId: user.id,
       kind: 'password_changed',

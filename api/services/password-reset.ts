@@ -14,7 +14,9 @@ import type { Clock } from './clock.ts';
 import { UNLOCKED_STATE } from './lockout.ts';
 import { NO_SECOND_FACTORS, resumeOneTimeCodes } from './mfa.ts';
 import { enqueueEmail } from './outbox.ts';
+import { deleteRecoveryCodes } from './recovery-codes.ts';
 import { checkPasswordPolicy, hashPassword } from './passwords.ts';
+import { forgetRememberedDevices } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';
 import { revokeAllSessions } from './sessions.ts';
 
@@ -69,14 +71,14 @@ export type PasswordResetResult =
  * password can try again with the same link.
  *
  * On success, in one transaction: the new argon2id hash, the token spent (and any other reset
- * token voided), every session of the member revoked, a lockout and a pause on the codes lifted
- * (the link proves the member reads the account's email) and the "password changed" email
- * written to the outbox.
+ * token voided), every session of the member revoked and every remembered device forgotten, a
+ * lockout and a pause on the codes lifted (the link proves the member reads the account's email)
+ * and the "password changed" email written to the outbox.
  *
  * The reset link was mailed to the account's address, so following it proves the address. On an
  * account whose address was unproven it also clears the second factor and everything about it:
- * someone who signed up first with another person's address may have enrolled their own phone,
- * and the owner, proven now, must find the enrollment offered to them, not a code sent to that
+ * someone who signed up first with another person's address may have enrolled their own phone
+ * (or app, with its recovery codes), and the owner, proven now, must find the enrollment offered to them, not a code sent to that
  * phone (docs/PRODUCT.md §11.2).
  */
 export async function resetPassword(
@@ -116,6 +118,8 @@ export async function resetPassword(
       })
       .where(eq(users.id, user.id));
     if (user.emailVerifiedAt === null) {
+      // Whoever enrolled those factors may have made recovery codes with them.
+      await deleteRecoveryCodes(transaction, user.id);
       await recordSecurityEvent(transaction, {
         userId: user.id,
         kind: 'email_verified',
@@ -127,6 +131,7 @@ export async function resetPassword(
     await voidAccountTokens(transaction, user.id, 'unlock', now);
     await resumeOneTimeCodes(transaction, user.id, now);
     await revokeAllSessions(transaction, user.id, now);
+    await forgetRememberedDevices(transaction, user.id);
     await recordSecurityEvent(transaction, {
       userId: user.id,
       kind: 'password_reset',

@@ -144,6 +144,33 @@ export const MFA_APP_REMOVAL_PER_IP: RateLimitRule = {
   windowMs: HOUR,
 };
 
+/** Removals of the phone from two-step verification (DELETE /mfa/phone), as of the app. */
+export const MFA_PHONE_REMOVAL_PER_USER: RateLimitRule = {
+  name: 'mfa_phone_removal:user',
+  limit: 10,
+  windowMs: HOUR,
+};
+export const MFA_PHONE_REMOVAL_PER_IP: RateLimitRule = {
+  name: 'mfa_phone_removal:ip',
+  limit: 30,
+  windowMs: HOUR,
+};
+
+/**
+ * New sets of recovery codes (POST /mfa/recovery-codes), limited like the removal of a factor:
+ * each checks the current password and sends an email.
+ */
+export const MFA_RECOVERY_CODES_PER_USER: RateLimitRule = {
+  name: 'mfa_recovery_codes:user',
+  limit: 10,
+  windowMs: HOUR,
+};
+export const MFA_RECOVERY_CODES_PER_IP: RateLimitRule = {
+  name: 'mfa_recovery_codes:ip',
+  limit: 30,
+  windowMs: HOUR,
+};
+
 /**
  * Turning two-step verification off (DELETE /mfa), limited like password changes: each checks the
  * current password and sends an email.

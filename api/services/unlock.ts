@@ -8,6 +8,7 @@ import type { Clock } from './clock.ts';
 import { isLocked, UNLOCKED_STATE } from './lockout.ts';
 import { emailCodesPausedNotice, resumeOneTimeCodes } from './mfa.ts';
 import { enqueueEmail } from './outbox.ts';
+import { forgetRememberedDevices } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';
 import { revokeAllSessions } from './sessions.ts';
 
@@ -48,8 +49,8 @@ export function requestUnlockLink(
 
 /**
  * GET /users/unlock: spends an unlock token, clears the lock and the failure counter of its
- * account, lifts a pause on its codes (and forgets its wrong codes) and ends the account's
- * sessions, in one transaction. The lock or the pause says someone was guessing the password or
+ * account, lifts a pause on its codes (and forgets its wrong codes), ends the account's sessions
+ * and forgets its remembered devices, in one transaction. The lock or the pause says someone was guessing the password or
  * the codes; the link proves the member reads the account's email, so whatever session exists
  * from before starts over with a sign-in. False for a malformed, unknown, used or expired token.
  */
@@ -69,6 +70,7 @@ export function unlockWithToken(
       .where(eq(users.id, spent.userId));
     await resumeOneTimeCodes(transaction, spent.userId, now);
     await revokeAllSessions(transaction, spent.userId, now);
+    await forgetRememberedDevices(transaction, spent.userId);
     await recordSecurityEvent(transaction, {
       userId: spent.userId,
       kind: 'unlocked',

@@ -159,6 +159,7 @@ describe('GET /api/v1/mfa', () => {
       verified: false,
       required: false,
       phone_last_digits: null,
+      recovery_codes_left: 0,
     });
     expect(await (await status(bound.token)).json()).toEqual({
       enrolled: false,
@@ -166,6 +167,7 @@ describe('GET /api/v1/mfa', () => {
       verified: false,
       required: true,
       phone_last_digits: null,
+      recovery_codes_left: 0,
     });
   });
 
@@ -187,6 +189,7 @@ describe('GET /api/v1/mfa', () => {
       verified: true,
       required: false,
       phone_last_digits: phone.lastDigits,
+      recovery_codes_left: 0,
     });
     expect(await (await status(token)).json()).toMatchObject({ enrolled: true, verified: false });
   });
