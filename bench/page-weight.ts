@@ -11,6 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { pageRoutes, type PageRoute, type RouteName } from '../src/routes.ts';
+import { decodeBase32IgnorePadding } from '@oslojs/encoding';
+import { totpCodeAt, totpStep } from '../api/services/totp.ts';
 import { cookieHeaderOf, keepSetCookie, type CookieJar } from './cookie-jar.ts';
 
 const kilobyte = 1024;
@@ -59,7 +61,12 @@ export type Visitor =
   /** Signed in as a member of a company that requires MFA, without a phone yet. */
   | 'MFA enrollment required'
   /** Signed in as a member with a phone, the texted code not yet entered. */
-  | 'MFA verification pending';
+  | 'MFA verification pending'
+  /**
+   * Signed in as a member with an authenticator app (and recovery codes), its code not yet
+   * entered: a new account the demo preparation sets up, as a member does.
+   */
+  | 'MFA app code pending';
 
 /** One page in one state, as the bench and the byte-budget check visit it. */
 export interface PlannedVisit {
@@ -94,7 +101,7 @@ export interface DemoData {
 const visitorsByGuard: Readonly<Record<PageRoute['guard'], readonly Visitor[]>> = {
   public: ['signed out', 'member'],
   guest: ['signed out', 'signed out, toast after sign-out', 'MFA verification pending'],
-  'mfa-step': ['MFA enrollment required', 'MFA verification pending'],
+  'mfa-step': ['MFA enrollment required', 'MFA verification pending', 'MFA app code pending'],
   auth: ['member'],
   'kit-gallery': [],
   'outbox-viewer': [],
@@ -103,6 +110,7 @@ const visitorsByGuard: Readonly<Record<PageRoute['guard'], readonly Visitor[]>> 
 /** States that a query string gives a page, beyond its visitors. */
 const queryStates: Partial<Record<RouteName, readonly { state: string; query: string }[]>> = {
   Requests: [{ state: 'closed tab', query: '?tab=Closed' }],
+  MfaEnrollment: [{ state: 'recovery', query: '?method=recovery_code' }],
 };
 
 /**
@@ -586,6 +594,7 @@ export async function prepareDemo(origin: string, password: string): Promise<Dem
     'MFA verification pending': cookieHeaderOf(
       await signIn(origin, accountOf['MFA verification pending'], password),
     ),
+    'MFA app code pending': cookieHeaderOf(await signInWithApp(origin)),
   };
 
   const dashboard = await get(`${origin}/dashboard`, cookies.member);
@@ -633,14 +642,15 @@ function postForm(url: string, jar: CookieJar, fields: Record<string, string>): 
         },
       },
       (response) => {
-        response.resume();
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           resolve({
             status: response.statusCode ?? 0,
             headers: response.headers,
             wireBytes: 0,
             encoding: 'none',
-            body: '',
+            body: Buffer.concat(chunks).toString('utf8'),
           });
         });
       },
@@ -659,6 +669,58 @@ async function signIn(origin: string, email: string, password: string): Promise<
     throw new Error(`Signing in as ${email} failed (${answer.status})`);
   }
   return jar;
+}
+
+/**
+ * A new member who sets up an authenticator app (its first code computed from the key the page
+ * shows, as the member's phone would), then signs in again elsewhere, up to the app's code.
+ */
+async function signInWithApp(origin: string): Promise<CookieJar> {
+  const email = `bench-app-${randomBytes(4).toString('hex')}@example.com`;
+  const password = 'a long enough passphrase';
+  const jar: CookieJar = new Map();
+  keepCookies(jar, await get(`${origin}/sign-up`));
+  const steps: [string, Record<string, string>][] = [
+    [
+      '/sign-up?_action=auth.signUp',
+      { name: 'Bench', last_name: 'App', email, password, terms_of_service: 'accepted' },
+    ],
+    ['/mfa-enrollment?_action=mfa.skip', {}],
+  ];
+  for (const [path, fields] of steps) {
+    const answer = await postForm(`${origin}${path}`, jar, fields);
+    keepCookies(jar, answer);
+    if (answer.status >= 400) throw new Error(`${path} failed (${answer.status})`);
+  }
+  const setup = await postFormForPage(
+    `${origin}/account/security?_action=account.setUpApp`,
+    jar,
+    {},
+  );
+  const key = /[A-Z2-7]{4}(?: [A-Z2-7]{4}){7}/.exec(setup)?.[0];
+  if (!key) throw new Error('Setting up an authenticator app showed no key');
+  const code = totpCodeAt(decodeBase32IgnorePadding(key.replaceAll(' ', '')), totpStep(new Date()));
+  const confirmed = await postFormForPage(
+    `${origin}/account/security?_action=account.confirmApp`,
+    jar,
+    { code },
+  );
+  if (!confirmed.includes('Your recovery codes')) {
+    throw new Error('The authenticator app was not set up with recovery codes');
+  }
+  return signIn(origin, email, password);
+}
+
+/** Posts a form whose answer is the page itself (no redirect), and keeps its cookies. */
+async function postFormForPage(
+  url: string,
+  jar: CookieJar,
+  fields: Record<string, string>,
+): Promise<string> {
+  const answer = await postForm(url, jar, fields);
+  keepCookies(jar, answer);
+  if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}`);
+  return answer.body;
 }
 
 /** Signs out with the portal's form; the cookies left: the toast waiting for the next page. */

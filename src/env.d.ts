@@ -20,8 +20,11 @@ declare namespace App {
     unauthorizedRedirect?: string;
     /** The signed-in member, on pages that need a session. */
     user?: import('./server/api/accounts').CurrentUser;
-    /** This request signed the member out: the answer tells the browser to forget the site. */
-    signedOut?: true;
+    /**
+     * This request signed the member out, or deleted the account: the answer tells the browser
+     * to forget the site (all of it after a deletion; a remembered device survives a sign-out).
+     */
+    signedOut?: 'signed-out' | 'account-deleted';
     /** Toasts carried over a redirect, to show on this page. */
     flash: import('./stores/notifications').NotificationInput[];
   }

@@ -49,7 +49,7 @@ export const deleteAccount = defineAction({
       });
     }
     clearSession(context);
-    context.locals.signedOut = true;
+    context.locals.signedOut = 'account-deleted';
     monitoring.identify(undefined);
     return { redirectTo: paths.accountDeleted };
   },

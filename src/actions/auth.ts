@@ -13,7 +13,15 @@ import {
 import { ApiError } from '../server/api/client';
 import type { Navigation } from '../server/forms/navigation';
 import { takeReturnTo } from '../server/session/return-to';
-import { clearSession, startSession, writeMfaStep, type MfaStep } from '../server/session/session';
+import { forgetRememberedDevice, readRememberedDevice } from '../server/session/remembered-device';
+import {
+  clearSession,
+  forgetSignedInCookies,
+  startSession,
+  writeMfaStep,
+  writeMfaToken,
+  type MfaStep,
+} from '../server/session/session';
 import { apiFailure } from './api-failure';
 import { passwordMinLength } from '../lib/password-rules';
 import { startOnboarding } from '../server/session/onboarding';
@@ -50,11 +58,12 @@ export const signIn = defineAction({
     const api = await context.locals.api();
     let answer;
     try {
-      answer = await signInToApi(api, credentials);
+      answer = await signInToApi(api, credentials, readRememberedDevice(context.cookies));
     } catch (error) {
       if (error instanceof ApiError && error.isUnauthorized) clearSession(context);
       throw apiFailure(error, signInFallbackMessage);
     }
+    if (answer.deviceRemembered === false) forgetRememberedDevice(context.cookies);
     if (enterSession(context, answer)) return { redirectTo: paths.mfaEnrollment };
     return { redirectTo: takeReturnTo(context.cookies) ?? paths.dashboard };
   },
@@ -63,6 +72,8 @@ export const signIn = defineAction({
 /** Starts the session sign-in answered with; returns the MFA step it asks for, if any. */
 function enterSession(context: ActionAPIContext, answer: SignedIn): MfaStep | undefined {
   startSession(context, answer);
+  // A remembered device took the MFA step with the password: the session is past it already.
+  if (answer.mfaToken) writeMfaToken(context, answer.mfaToken, answer.expiresAt);
   const step: MfaStep | undefined = answer.mfaRequired
     ? 'verification-required'
     : answer.mfaRequiresVerification
@@ -138,7 +149,8 @@ export const signUp = defineAction({
 
 /**
  * docs/PRODUCT.md §4: the call is made, then the session is cleared, even if the call failed, and
- * the answer tells the browser to forget the site's cache, cookies and storage. The "signed out"
+ * the answer tells the browser to forget the site's cache, storage and every cookie but a
+ * remembered device's. The "signed out"
  * toast is left by the page it goes to (SignedOut), after the browser has forgotten them.
  */
 export const signOut = defineAction({
@@ -150,7 +162,8 @@ export const signOut = defineAction({
       logger.warn({ err: error }, 'sign-out: the API call failed; the session is cleared anyway');
     }
     clearSession(context);
-    context.locals.signedOut = true;
+    forgetSignedInCookies(context.cookies);
+    context.locals.signedOut = 'signed-out';
     monitoring.identify(undefined);
     return { redirectTo: paths.signedOut };
   },

@@ -5,11 +5,13 @@ import {
   appRemovedMessage,
   appRemoveFallbackMessage,
   appSetupFallbackMessage,
+  recoveryCodesFallbackMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
 import {
   confirmApp as confirmAppWithApi,
   removeApp as removeAppWithApi,
+  renewRecoveryCodes as renewRecoveryCodesWithApi,
   startAppSetup,
   type AppSetup,
 } from '../server/api/mfa';
@@ -20,9 +22,9 @@ import { currentPasswordField, oneTimeCodeField } from './fields';
 import { checkCodeAndKeepToken } from './mfa';
 
 /**
- * The authenticator app, from the Account area (docs/PRODUCT.md §11.2): set one up (a secret the
- * page shows as a QR code), confirm it with its first code, remove it. The API emails the member
- * each change.
+ * The authenticator app and the recovery codes, from the Account area (docs/PRODUCT.md §11.2): set
+ * an app up (a secret the page shows as a QR code), confirm it with its first code, remove it;
+ * make new recovery codes. The API emails the member each change.
  */
 
 /**
@@ -40,18 +42,46 @@ export const setUpApp = defineAction({
   },
 });
 
+/** Recovery codes to show once, on the page that made them. */
+export interface NewRecoveryCodes {
+  readonly recoveryCodes: readonly string[];
+}
+
 /**
  * The app's first code makes it the member's app; the API renews this session's mfa token, kept
- * as at the MFA step. Back to AccountSecurity with a toast.
+ * as at the MFA step. Back to AccountSecurity with a toast; when the app is the member's first
+ * strong factor, the recovery codes it came with are answered to the page first, to be saved.
  */
 export const confirmApp = defineAction({
   accept: 'form',
   // `setup_uri` only comes back so that a refused post without JavaScript can show the setup again.
   input: z.object({ code: oneTimeCodeField, setup_uri: z.string().max(2048).optional() }),
-  handler: async ({ code }, context): Promise<Navigation> => {
-    await checkCodeAndKeepToken(context, (api) => confirmAppWithApi(api, code));
+  handler: async ({ code }, context): Promise<Navigation | NewRecoveryCodes> => {
+    const { recoveryCodes } = await checkCodeAndKeepToken(context, (api) =>
+      confirmAppWithApi(api, code),
+    );
     addFlash(context.cookies, { message: appAddedMessage, type: 'success', autoDismiss: true });
-    return { redirectTo: paths.accountSecurity };
+    return recoveryCodes ? { recoveryCodes } : { redirectTo: paths.accountSecurity };
+  },
+});
+
+/** Ten new recovery codes, proved with the current password, answered to the page to be saved. */
+export const renewRecoveryCodes = defineAction({
+  accept: 'form',
+  input: z.object({ current_password: currentPasswordField }),
+  handler: async ({ current_password }, context): Promise<NewRecoveryCodes> => {
+    try {
+      return {
+        recoveryCodes: await renewRecoveryCodesWithApi(
+          await context.locals.api(),
+          current_password,
+        ),
+      };
+    } catch (error) {
+      throw apiFailure(error, recoveryCodesFallbackMessage, {
+        'user.current_password': 'current_password',
+      });
+    }
   },
 });
 

@@ -1,18 +1,27 @@
 import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import {
+  deviceForgottenMessage,
   deviceSignedOutMessage,
   devicesFallbackMessage,
+  forgetDeviceFallbackMessage,
   otherDevicesSignedOutMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
-import { endDeviceSession, endOtherDeviceSessions } from '../server/api/accounts';
+import {
+  endDeviceSession,
+  endOtherDeviceSessions,
+  forgetRememberedDevice,
+} from '../server/api/accounts';
 import type { Navigation } from '../server/forms/navigation';
 import { addFlash } from '../server/session/flash';
 import { apiFailure } from './api-failure';
 import { formText } from './fields';
 
-/** The id is only ever the API's, from a hidden field: a wrong one is a broken page, not a typo. */
+/**
+ * A session's or remembered device's id is only ever the API's, from a hidden field: a wrong one
+ * is a broken page, not a typo.
+ */
 const sessionIdField = formText(
   z.string().trim().min(1, devicesFallbackMessage).max(64, devicesFallbackMessage),
   devicesFallbackMessage,
@@ -34,6 +43,28 @@ export const endSession = defineAction({
     }
     addFlash(context.cookies, {
       message: deviceSignedOutMessage,
+      type: 'success',
+      autoDismiss: true,
+    });
+    return { redirectTo: paths.accountDevices };
+  },
+});
+
+/**
+ * docs/PRODUCT.md §11.2: forgets a remembered device, whose next sign-in takes the MFA step
+ * again. One forgotten already comes back as the API's sentence above the list.
+ */
+export const forgetDevice = defineAction({
+  accept: 'form',
+  input: z.object({ device_id: sessionIdField }),
+  handler: async ({ device_id }, context): Promise<Navigation> => {
+    try {
+      await forgetRememberedDevice(await context.locals.api(), device_id);
+    } catch (error) {
+      throw apiFailure(error, forgetDeviceFallbackMessage);
+    }
+    addFlash(context.cookies, {
+      message: deviceForgottenMessage,
       type: 'success',
       autoDismiss: true,
     });

@@ -1,7 +1,14 @@
 import { z } from 'astro/zod';
 import { describe, expect, it } from 'vitest';
 import { unsavableCharacterMessage } from '../lib/messages';
-import { emailField, formText, isStorableText, tokenField } from './fields';
+import {
+  emailField,
+  formText,
+  isStorableText,
+  recoveryCodeField,
+  rememberDeviceField,
+  tokenField,
+} from './fields';
 
 const loneHighSurrogate = '\uD83D';
 const loneLowSurrogate = '\uDE00';
@@ -109,5 +116,42 @@ describe('a form text field', () => {
       email: [unsavableCharacterMessage('Email address')],
       token: ['This link is not valid'],
     });
+  });
+});
+
+describe('recoveryCodeField', () => {
+  it('takes a code as printed, in capitals, with a space or without the hyphen', () => {
+    for (const code of [
+      'abcde-23456',
+      'ABCDE-23456',
+      'abcde 23456',
+      'abcde23456',
+      ' abcde-23456 ',
+    ]) {
+      expect(recoveryCodeField.safeParse(code).success, code).toBe(true);
+    }
+  });
+
+  it('says what a code looks like when the text is not one, and asks for one when empty', () => {
+    const form = z.object({ code: recoveryCodeField });
+    expect(messagesOf(form, { code: '12345' })).toEqual({
+      code: ['A recovery code is 10 letters and numbers, like abcde-23456'],
+    });
+    expect(messagesOf(form, { code: 'abcde-2345!' })).toEqual({
+      code: ['A recovery code is 10 letters and numbers, like abcde-23456'],
+    });
+    expect(messagesOf(form, { code: null })).toEqual({
+      code: ['Enter one of your recovery codes'],
+    });
+  });
+});
+
+describe('rememberDeviceField', () => {
+  it('is true only for the ticked box, false when it is left out', () => {
+    const form = z.object({ remember_device: rememberDeviceField });
+    expect(form.parse({ remember_device: 'yes' })).toEqual({ remember_device: true });
+    expect(form.parse({ remember_device: null })).toEqual({ remember_device: false });
+    expect(form.parse({})).toEqual({ remember_device: false });
+    expect(form.safeParse({ remember_device: 'on' }).success).toBe(false);
   });
 });

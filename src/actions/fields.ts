@@ -98,3 +98,28 @@ export const oneTimeCodeField = formText(
     .regex(/^\d{6}$/, 'The code is 6 digits'),
   unsavableCharacterMessage('Code'),
 );
+
+/**
+ * A recovery code (docs/PRODUCT.md §11.2): ten letters and digits, as printed (`abcde-fghij`);
+ * spaces, hyphens and capitals are forgiven, as the API forgives them.
+ */
+export const recoveryCodeField = formText(
+  z
+    .string()
+    .trim()
+    .min(1, { message: 'Enter one of your recovery codes', abort: true })
+    .refine(
+      (code) => /^[a-z2-7]{10}$/.test(code.replace(/[\s-]/g, '').toLowerCase()),
+      'A recovery code is 10 letters and numbers, like abcde-23456',
+    ),
+  unsavableCharacterMessage('Recovery code'),
+);
+
+/**
+ * "Remember this device for 30 days" at the MFA step (docs/PRODUCT.md §11.2): a checkbox, sent
+ * only when ticked.
+ */
+export const rememberDeviceField = z
+  .literal('yes')
+  .nullish()
+  .transform((value) => value === 'yes');

@@ -1,11 +1,11 @@
 import { deleteAccount } from './account-data';
-import { confirmApp, removeApp, setUpApp } from './authenticator-app';
+import { confirmApp, removeApp, renewRecoveryCodes, setUpApp } from './authenticator-app';
 import { signIn, signOut, signUp } from './auth';
-import { endOtherSessions, endSession } from './devices';
+import { endOtherSessions, endSession, forgetDevice } from './devices';
 import { changeEmail, confirmEmail, resendConfirmation } from './email';
-import { enroll, requestCode, skip, verify } from './mfa';
+import { enroll, requestCode, skip, verifyRecoveryCode, verify } from './mfa';
 import { changePassword, requestPasswordReset, resetPassword } from './password';
-import { confirmPhone, turnOffTwoStep } from './phone';
+import { confirmPhone, removePhone, turnOffTwoStep } from './phone';
 import { saveContact, saveInterests, saveProfile } from './profile';
 import { addNote, cancel, create } from './requests';
 import { requestUnlockLink, unlockAccount } from './unlock';
@@ -20,11 +20,14 @@ export const server = {
     deleteAccount,
     endSession,
     endOtherSessions,
+    forgetDevice,
     confirmPhone,
     turnOffTwoStep,
     setUpApp,
     confirmApp,
     removeApp,
+    removePhone,
+    renewRecoveryCodes,
   },
   auth: {
     signIn,
@@ -36,7 +39,7 @@ export const server = {
     requestUnlockLink,
     confirmEmail,
   },
-  mfa: { enroll, requestCode, verify, skip },
+  mfa: { enroll, requestCode, verify, verifyRecoveryCode, skip },
   profile: { saveInterests, saveContact, saveProfile },
   requests: { create, addNote, cancel },
   uploads: { createDirectUpload },

@@ -5,6 +5,8 @@ import {
   mfaSendCodeFallbackMessage,
   mfaVerifyFallbackMessage,
   noMfaTokenMessage,
+  recoveryCodeUsedMessage,
+  recoveryCodesLowCount,
 } from '../lib/messages';
 import { paths } from '../routes';
 import {
@@ -13,14 +15,22 @@ import {
   skipEnrollment,
   verifyCode,
   type CodeSent,
+  type StepPassed,
 } from '../server/api/mfa';
 import type { ApiClient } from '../server/api/client';
 import type { Navigation } from '../server/forms/navigation';
+import { addFlash } from '../server/session/flash';
 import { isOnboarding } from '../server/session/onboarding';
+import { rememberDevice } from '../server/session/remembered-device';
 import { takeReturnTo } from '../server/session/return-to';
 import { writeMfaStep, writeMfaToken } from '../server/session/session';
 import { apiFailure } from './api-failure';
-import { oneTimeCodeField, usMobileNumberField } from './fields';
+import {
+  oneTimeCodeField,
+  recoveryCodeField,
+  rememberDeviceField,
+  usMobileNumberField,
+} from './fields';
 
 /** Where a member goes once the MFA step is settled: the welcome pages after sign-up, else on. */
 function afterMfaStep(context: ActionAPIContext): Navigation {
@@ -69,19 +79,27 @@ async function textCode(context: ActionAPIContext): Promise<CodeSent> {
  */
 export async function checkCodeAndKeepToken(
   context: ActionAPIContext,
-  check: (api: ApiClient) => Promise<string | undefined>,
-): Promise<void> {
-  let token: string | undefined;
+  check: (api: ApiClient) => Promise<StepPassed>,
+): Promise<StepPassed> {
+  let passed: StepPassed;
   try {
-    token = await check(await context.locals.api());
+    passed = await check(await context.locals.api());
   } catch (error) {
     throw apiFailure(error, mfaVerifyFallbackMessage, { otp: 'code' });
   }
   const { expiresAt } = context.locals.session;
-  if (!token || !expiresAt) {
+  if (!passed.mfaToken || !expiresAt) {
     throw new ActionError({ code: 'UNPROCESSABLE_CONTENT', message: noMfaTokenMessage });
   }
-  writeMfaToken(context.cookies, token, expiresAt);
+  writeMfaToken(context, passed.mfaToken, expiresAt);
+  if (passed.rememberedDevice) {
+    rememberDevice(
+      context.cookies,
+      passed.rememberedDevice.token,
+      passed.rememberedDevice.expiresAt,
+    );
+  }
+  return passed;
 }
 
 /**
@@ -90,9 +108,35 @@ export async function checkCodeAndKeepToken(
  */
 export const verify = defineAction({
   accept: 'form',
-  input: z.object({ code: oneTimeCodeField, method: z.enum(['sms', 'app']).default('sms') }),
-  handler: async ({ code, method }, context): Promise<Navigation> => {
-    await checkCodeAndKeepToken(context, (api) => verifyCode(api, code, method));
+  input: z.object({
+    code: oneTimeCodeField,
+    method: z.enum(['sms', 'app']).default('sms'),
+    remember_device: rememberDeviceField,
+  }),
+  handler: async ({ code, method, remember_device }, context): Promise<Navigation> => {
+    await checkCodeAndKeepToken(context, (api) => verifyCode(api, code, method, remember_device));
+    return afterMfaStep(context);
+  },
+});
+
+/**
+ * docs/PRODUCT.md §11.2: one of the member's recovery codes completes the step, once. The next
+ * page says how many are left, and asks for new ones when few are.
+ */
+export const verifyRecoveryCode = defineAction({
+  accept: 'form',
+  input: z.object({ code: recoveryCodeField, remember_device: rememberDeviceField }),
+  handler: async ({ code, remember_device }, context): Promise<Navigation> => {
+    const passed = await checkCodeAndKeepToken(context, (api) =>
+      verifyCode(api, code, 'recovery_code', remember_device),
+    );
+    if (passed.recoveryCodesLeft !== undefined) {
+      addFlash(context.cookies, {
+        message: recoveryCodeUsedMessage(passed.recoveryCodesLeft),
+        type: passed.recoveryCodesLeft <= recoveryCodesLowCount ? 'info' : 'success',
+        autoDismiss: false,
+      });
+    }
     return afterMfaStep(context);
   },
 });

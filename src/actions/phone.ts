@@ -2,12 +2,19 @@ import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import {
   mfaVerifyFallbackMessage,
+  phoneRemovedMessage,
+  phoneRemoveFallbackMessage,
   twoStepPhoneConfirmedMessage,
   twoStepTurnedOffMessage,
   twoStepTurnOffFallbackMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
-import { fetchMfaStatus, turnOffTwoStep as turnOffWithApi, verifyCode } from '../server/api/mfa';
+import {
+  fetchMfaStatus,
+  removePhone as removePhoneWithApi,
+  turnOffTwoStep as turnOffWithApi,
+  verifyCode,
+} from '../server/api/mfa';
 import type { Navigation } from '../server/forms/navigation';
 import { addFlash } from '../server/session/flash';
 import { apiFailure } from './api-failure';
@@ -45,6 +52,23 @@ export const confirmPhone = defineAction({
         autoDismiss: true,
       });
     }
+    return { redirectTo: paths.accountSecurity };
+  },
+});
+
+/** Removes the phone with the current password, where another factor stays or none is needed. */
+export const removePhone = defineAction({
+  accept: 'form',
+  input: z.object({ current_password: currentPasswordField }),
+  handler: async ({ current_password }, context): Promise<Navigation> => {
+    try {
+      await removePhoneWithApi(await context.locals.api(), current_password);
+    } catch (error) {
+      throw apiFailure(error, phoneRemoveFallbackMessage, {
+        'user.current_password': 'current_password',
+      });
+    }
+    addFlash(context.cookies, { message: phoneRemovedMessage, type: 'success', autoDismiss: true });
     return { redirectTo: paths.accountSecurity };
   },
 });

@@ -25,6 +25,10 @@ export const deviceSignedOutMessage = 'That device has been signed out.';
 export const otherDevicesSignedOutMessage = 'Every other device has been signed out.';
 export const devicesFallbackMessage =
   'Unable to sign that device out at this time. Please try again later.';
+export const deviceForgottenMessage =
+  'That device is forgotten: its next sign-in will ask for a code.';
+export const forgetDeviceFallbackMessage =
+  'Unable to forget that device at this time. Please try again later.';
 export const emailConfirmedMessage = 'Thank you, your email address is confirmed.';
 export const emailChangedMessage = (email: string) => `Your email address is now ${email}.`;
 export const emailConfirmationFallbackMessage =
@@ -58,6 +62,27 @@ export const appRemoveFallbackMessage =
   'Unable to remove the authenticator app at this time. Please try again later.';
 export const appRemovedMessage =
   'The authenticator app is removed: its codes no longer sign you in.';
+export const phoneRemoveFallbackMessage =
+  'Unable to remove the phone at this time. Please try again later.';
+export const phoneRemovedMessage =
+  'The phone is removed: codes are no longer texted to it when you sign in.';
+export const recoveryCodesFallbackMessage =
+  'Unable to make new recovery codes at this time. Please try again later.';
+export const recoveryCodeFallbackMessage = 'Unable to check the recovery code at this time.';
+/** At or under this many recovery codes left, the member is asked to make new ones. */
+export const recoveryCodesLowCount = 3;
+/** The toast after signing in with a recovery code: how many are left, and what to do when few. */
+export const recoveryCodeUsedMessage = (left: number) => {
+  const count =
+    left === 0
+      ? 'You have no recovery codes left.'
+      : left === 1
+        ? 'You have 1 recovery code left.'
+        : `You have ${left} recovery codes left.`;
+  return left <= recoveryCodesLowCount
+    ? `You signed in with a recovery code. ${count} Make new ones in Sign-in and security.`
+    : `You signed in with a recovery code. ${count}`;
+};
 export const profileFallbackMessage =
   'Unable to save your answers at this time. Please try again later.';
 export const profileSavedMessage = 'Your profile has been saved.';
@@ -114,6 +139,11 @@ const sentenceOfEachKind = {
   two_step_codes_paused: 'Sign-in codes paused after too many wrong codes',
   authenticator_app_added: 'Authenticator app added',
   authenticator_app_removed: 'Authenticator app removed',
+  two_step_phone_removed: 'Two-step verification phone removed',
+  recovery_codes_renewed: 'New recovery codes made',
+  recovery_code_used: 'Signed in with a recovery code',
+  device_remembered: 'Device remembered for 30 days',
+  remembered_device_forgotten: 'Remembered device forgotten',
   session_ended: 'A device was signed out',
   other_sessions_ended: 'All other devices were signed out',
   signed_out: 'Signed out',

@@ -1,10 +1,14 @@
-import { decodeBase32IgnorePadding } from '@oslojs/encoding';
-import { expect, test, type Page } from '@playwright/test';
-import { totpCodeAt, totpStep } from '../../api/services/totp.ts';
-import { enterTextedCode, newPerson, signUp } from './support/accounts';
+import { expect, test } from '@playwright/test';
+import { enterTextedCode } from './support/accounts';
+import {
+  appSection,
+  newMemberOnSecurityPage,
+  nextCode,
+  notifications,
+  setUpApp,
+} from './support/authenticator-app';
 import { newestEmail } from './support/inbox';
 import { expectNoAxeViolations, signIn, signOut, waitForHydration } from './support/journeys';
-import { firstSubmitOnFreshServer } from './support/patience';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 
 /**
@@ -25,66 +29,6 @@ test.afterAll(async () => {
   await server.stop();
 });
 
-const appSection = (page: Page) => page.getByRole('region', { name: 'Authenticator app' });
-const notifications = (page: Page) => page.getByRole('region', { name: 'Notifications' });
-
-/** What the member's app knows: the key, and the last step whose code was used. */
-interface App {
-  readonly key: Uint8Array;
-  lastStep: number;
-}
-
-/** The code the app shows now, never one of a step already used (the API refuses those). */
-function nextCode(app: App): string {
-  const step = Math.max(totpStep(new Date()), app.lastStep + 1);
-  app.lastStep = step;
-  return totpCodeAt(app.key, step);
-}
-
-async function newMemberOnSecurityPage(page: Page, firstName: string, javaScriptEnabled: boolean) {
-  const person = newPerson(firstName);
-  await page.goto(`${origin}/sign-up`);
-  await signUp(page, person);
-  await expect(page).toHaveURL(`${origin}/mfa-enrollment`, firstSubmitOnFreshServer);
-  if (javaScriptEnabled) await waitForHydration(page);
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page).toHaveURL(`${origin}/welcome/about-us`);
-  await page.goto(`${origin}/account/security`);
-  if (javaScriptEnabled) await waitForHydration(page);
-  return person;
-}
-
-/** Presses "Set up", reads the key as a person would type it, and enters the app's first code. */
-async function setUpApp(page: Page, javaScriptEnabled: boolean): Promise<App> {
-  const section = appSection(page);
-  await section.getByRole('button', { name: 'Set up an authenticator app' }).click();
-  await expect(section.getByRole('img', { name: /QR code/ })).toBeVisible();
-  const typed = await section.getByText('Cannot scan it?').locator('code').innerText();
-  expect(typed).toMatch(/^([A-Z2-7]{4} ){7}[A-Z2-7]{4}$/);
-  const app: App = { key: decodeBase32IgnorePadding(typed.replaceAll(' ', '')), lastStep: 0 };
-  if (javaScriptEnabled) {
-    await waitForHydration(page);
-    await expectNoAxeViolations(page);
-  }
-
-  // A wrong code first: refused under the field, the app not set up.
-  await section.getByLabel('Code from your authenticator app').fill('000000');
-  await section.getByRole('button', { name: 'Turn on the authenticator app' }).click();
-  await expect(page.getByText('There is a problem')).toBeVisible();
-
-  await page.getByLabel('Code from your authenticator app').fill(nextCode(app));
-  await page.getByRole('button', { name: 'Turn on the authenticator app' }).click();
-  await expect(
-    notifications(page).getByText(
-      'Your authenticator app is set up: signing in can now take a code from it.',
-    ),
-  ).toBeVisible();
-  await expect(
-    appSection(page).getByText('On: each sign-in can take a code from your authenticator app'),
-  ).toBeVisible();
-  return app;
-}
-
 for (const javaScriptEnabled of [true, false]) {
   test.describe(javaScriptEnabled ? 'with JavaScript' : 'without JavaScript', () => {
     test.use({ javaScriptEnabled });
@@ -95,10 +39,12 @@ for (const javaScriptEnabled of [true, false]) {
     }) => {
       const person = await newMemberOnSecurityPage(
         page,
+        origin,
         javaScriptEnabled ? 'Quinn' : 'Sasha',
         javaScriptEnabled,
       );
-      const app = await setUpApp(page, javaScriptEnabled);
+      const { app, recoveryCodes } = await setUpApp(page, javaScriptEnabled);
+      expect(recoveryCodes).toHaveLength(10);
       const added = await newestEmail(page, origin, {
         to: person.email,
         subject: /An authenticator app was added/,
@@ -121,7 +67,11 @@ for (const javaScriptEnabled of [true, false]) {
 
       // The next sign-in asks for the app's code, and takes it.
       const laptop = await signInElsewhere();
-      await expect(laptop.getByRole('link', { name: 'Text me a code instead' })).toHaveCount(0);
+      // No phone: the only other way is a recovery code.
+      await expect(laptop.getByRole('navigation', { name: 'Another way to verify:' })).toHaveText(
+        /Use a recovery code/,
+      );
+      await expect(laptop.getByRole('link', { name: 'Text a code to my phone' })).toHaveCount(0);
       if (javaScriptEnabled) await expectNoAxeViolations(laptop);
       const code = nextCode(app);
       await laptop.getByLabel('Code from your authenticator app').fill(code);
@@ -162,11 +112,11 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
-test('a member with an app and a phone is asked for the app’s code first, and may ask for a text instead', async ({
+test('a member with an app and a phone is asked first for the way used last, and may pick another', async ({
   page,
 }) => {
-  const person = await newMemberOnSecurityPage(page, 'Rory', true);
-  await setUpApp(page, true);
+  const person = await newMemberOnSecurityPage(page, origin, 'Rory', true);
+  const { app } = await setUpApp(page, true);
   const twoStep = page.getByRole('region', { name: 'Two-step verification' });
   await expect(twoStep.getByText('Your authenticator app gives your sign-in codes.')).toBeVisible();
   await twoStep.getByLabel('Mobile phone number').fill('(555) 010-4485');
@@ -176,14 +126,47 @@ test('a member with an app and a phone is asked for the app’s code first, and 
     notifications(page).getByText('Your sign-in codes now go to the phone number ending 85.'),
   ).toBeVisible();
 
+  // The phone was confirmed last: the next sign-in offers a text first.
+  await signOut(page);
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Get your sign-in code');
+  const otherWays = page.getByRole('navigation', { name: 'Another way to verify:' });
+  await expect(otherWays.getByRole('link')).toHaveText([
+    'Use my authenticator app',
+    'Use a recovery code',
+  ]);
+  await otherWays.getByRole('link', { name: 'Use my authenticator app' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Enter your sign-in code');
+  await waitForHydration(page);
+  await page.getByLabel('Code from your authenticator app').fill(nextCode(app));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(`${origin}/dashboard`);
+
+  // The app was used last: now it comes first, and a text is one link away.
   await signOut(page);
   await signIn(page, person);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Enter your sign-in code');
-  await page.getByRole('link', { name: 'Text me a code instead' }).click();
+  await page.getByRole('link', { name: 'Text a code to my phone' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Get your sign-in code');
-  await expect(page.getByRole('link', { name: 'Use my authenticator app instead' })).toBeVisible();
   await waitForHydration(page);
   await page.getByRole('button', { name: 'Text me a code' }).click();
   await enterTextedCode(page, '85');
   await expect(page).toHaveURL(`${origin}/dashboard`);
+
+  // With the app in place, the phone can go alone; the app still signs in.
+  await page.goto(`${origin}/account/security`);
+  await waitForHydration(page);
+  const removal = page.getByRole('region', { name: 'Two-step verification' });
+  await removal.getByLabel('Current password').first().fill(person.password);
+  await removal.getByRole('button', { name: 'Remove this phone' }).click();
+  await expect(
+    notifications(page).getByText(
+      'The phone is removed: codes are no longer texted to it when you sign in.',
+    ),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Remove this phone' })).toHaveCount(0);
+  await signOut(page);
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Enter your sign-in code');
+  await expect(page.getByRole('link', { name: 'Text a code to my phone' })).toHaveCount(0);
 });

@@ -72,8 +72,8 @@ interface SharedVictims {
   unproven?: Awaited<ReturnType<typeof signedUpPerson>>;
   /** A new member confirming a phone from the Account area, and their password. */
   addingPhone?: { visitor: HttpVisitor; password: string };
-  /** A new member setting up an authenticator app from the Account area, and their password. */
-  addingApp?: { visitor: HttpVisitor; password: string };
+  /** A new member setting up an authenticator app from the Account area, and their words. */
+  addingApp?: { visitor: HttpVisitor; email: string; password: string };
 }
 
 const aToken = 'a'.repeat(43);
@@ -504,7 +504,7 @@ const actions: Record<string, ActionUnderAttack> = {
       const skipped = await account.visitor.postForm('/mfa-enrollment?_action=mfa.skip', {});
       expect(skipped.status, 'the phone offer skipped').toBe(303);
       takeCookiesOf(victim, account.visitor);
-      shared.addingApp = { visitor: victim, password: account.password };
+      shared.addingApp = { visitor: victim, email: account.email, password: account.password };
       return {
         page: '/account/security',
         fields: {},
@@ -535,6 +535,98 @@ const actions: Record<string, ActionUnderAttack> = {
         written: async () =>
           (await (await victim.send('/account/security')).text()).includes(
             'On: each sign-in can take a code from your authenticator app',
+          ),
+      };
+    },
+  },
+  // The app came with recovery codes; new ones replace them, each time emailed.
+  'account.renewRecoveryCodes': {
+    victim: 'visitor',
+    prepare: ({ victim }, { addingApp }) => {
+      if (!addingApp) throw new Error('account.setUpApp signs a member up first');
+      takeCookiesOf(victim, addingApp.visitor);
+      return {
+        page: '/account/security',
+        fields: { current_password: addingApp.password },
+        written: async () => (await outboxMessages(victim.origin, addingApp.email)).length,
+      };
+    },
+  },
+  // The same member signs in again elsewhere, up to the MFA step, and takes it with a recovery
+  // code made for the purpose from the first session.
+  'mfa.verifyRecoveryCode': {
+    victim: 'visitor',
+    prepare: async ({ victim }, { addingApp }) => {
+      if (!addingApp) throw new Error('account.setUpApp signs a member up first');
+      const renewed = await addingApp.visitor.postForm(
+        '/account/security?_action=account.renewRecoveryCodes',
+        { current_password: addingApp.password },
+      );
+      const codes = [
+        ...(await renewed.text()).matchAll(/<code>([a-z2-7]{5}-[a-z2-7]{5})<\/code>/g),
+      ].map(([, shown]) => shown);
+      expect(codes, 'the new recovery codes shown').toHaveLength(10);
+      const [code] = codes;
+      takeCookiesOf(victim, await signedInAs(victim.origin, addingApp));
+      return {
+        page: '/mfa-enrollment',
+        fields: { code: code ?? '' },
+        written: () => landing(victim, '/dashboard'),
+      };
+    },
+  },
+  // The same member signs in once more and has that browser remembered (with a recovery code made
+  // for the purpose), then the first session forgets it on Devices.
+  'account.forgetDevice': {
+    victim: 'visitor',
+    prepare: async ({ victim }, { addingApp }) => {
+      if (!addingApp) throw new Error('account.setUpApp signs a member up first');
+      const renewed = await addingApp.visitor.postForm(
+        '/account/security?_action=account.renewRecoveryCodes',
+        { current_password: addingApp.password },
+      );
+      const code = /<code>([a-z2-7]{5}-[a-z2-7]{5})<\/code>/.exec(await renewed.text())?.[1];
+      const laptop = await signedInAs(victim.origin, addingApp);
+      const remembered = await laptop.postForm('/mfa-enrollment?_action=mfa.verifyRecoveryCode', {
+        code: code ?? '',
+        remember_device: 'yes',
+      });
+      expect(remembered.status, 'the laptop remembered').toBe(303);
+      takeCookiesOf(victim, addingApp.visitor);
+      const devicesPage = await (await victim.send('/account/devices')).text();
+      const deviceId = /name="device_id" value="([^"]+)"/.exec(devicesPage)?.[1];
+      expect(deviceId, 'the remembered device is listed').toBeTruthy();
+      return {
+        page: '/account/devices',
+        fields: { device_id: deviceId ?? '' },
+        written: async () =>
+          (await (await victim.send('/account/devices')).text()).includes('name="device_id"'),
+      };
+    },
+  },
+  // A new member of its own with a phone (confirmed as above), who removes it.
+  'account.removePhone': {
+    victim: 'visitor',
+    prepare: async ({ victim }) => {
+      const account = await signedUpPerson(victim.origin);
+      const skipped = await account.visitor.postForm('/mfa-enrollment?_action=mfa.skip', {});
+      expect(skipped.status, 'the phone offer skipped').toBe(303);
+      await account.visitor.postForm('/account/security?_action=mfa.enroll', {
+        phone: accountPhone.typed,
+      });
+      const [newestText = ''] = await outboxMessages(victim.origin, accountPhone.e164);
+      const confirmed = await account.visitor.postForm(
+        '/account/security?_action=account.confirmPhone',
+        { code: /\b(\d{6})\b/.exec(newestText)?.[1] ?? '' },
+      );
+      expect(confirmed.status, 'the phone confirmed').toBe(303);
+      takeCookiesOf(victim, account.visitor);
+      return {
+        page: '/account/security',
+        fields: { current_password: account.password },
+        written: async () =>
+          (await (await victim.send('/account/security')).text()).includes(
+            'On: each sign-in takes a code',
           ),
       };
     },

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { actions } from '../island-actions';
 import {
   mfaEnrollFallbackMessage,
@@ -30,6 +31,8 @@ export interface MfaStepProps {
   readonly place: 'sign-in' | 'account';
   /** The words of the enrollment form, which differ by place; they come with the page's HTML. */
   readonly words: MfaStepWords;
+  /** What the page adds to the code's form: "Remember this device", rendered on the server. */
+  readonly children?: ReactNode;
 }
 
 export interface MfaStepWords {
@@ -59,6 +62,7 @@ export default function MfaStep({
   canSkip,
   place,
   words,
+  children,
 }: MfaStepProps) {
   const enroll = useFormAction(actions.mfa.enroll, {
     fallbackMessage: mfaEnrollFallbackMessage,
@@ -150,6 +154,7 @@ export default function MfaStep({
               hint={words.codeHint}
               error={verify.fieldError('code')}
             />
+            {children}
             <Button type="submit" loading={verify.pending}>
               {words.checkCode}
             </Button>

@@ -1,5 +1,9 @@
 import { actions } from '../island-actions';
-import { appRemoveFallbackMessage, twoStepTurnOffFallbackMessage } from '../../lib/messages';
+import {
+  appRemoveFallbackMessage,
+  phoneRemoveFallbackMessage,
+  twoStepTurnOffFallbackMessage,
+} from '../../lib/messages';
 import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
@@ -11,8 +15,8 @@ import { useFormAction } from '../use-form-action';
 export interface RemoveFactorFormProps {
   /** The signed double-submit token, echoed with the form. */
   readonly xsrfToken: string;
-  /** `all`: turns two-step verification off. `app`: removes the authenticator app alone. */
-  readonly factor: 'all' | 'app';
+  /** `all`: turns two-step verification off. `app`, `phone`: removes that factor alone. */
+  readonly factor: 'all' | 'app' | 'phone';
 }
 
 /** What each removal posts to, says, and calls its password field. */
@@ -29,11 +33,17 @@ const removals = {
     passwordId: 'remove-app-password',
     button: 'Remove the authenticator app',
   },
+  phone: {
+    action: actions.account.removePhone,
+    fallbackMessage: phoneRemoveFallbackMessage,
+    passwordId: 'remove-phone-password',
+    button: 'Remove this phone',
+  },
 } as const;
 
 /**
  * Removes a second factor (docs/PRODUCT.md §11.2), proved with the current password: every one
- * (two-step verification off), or the authenticator app. Offered only where the member's company
+ * (two-step verification off), the authenticator app, or the phone. Offered only where the member's company
  * does not need what is removed. The password is never shown again: its field is emptied as the
  * form is sent.
  */

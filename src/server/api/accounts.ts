@@ -28,6 +28,7 @@ const signInAnswerSchema = z.object({
   expires_at: z.iso.datetime({ offset: true }),
   mfa_requires_verification: z.boolean().optional().default(false),
   mfa_required: z.boolean().optional().default(false),
+  device_remembered: z.boolean().optional(),
 });
 
 export interface SignedIn {
@@ -35,15 +36,24 @@ export interface SignedIn {
   readonly expiresAt: Date;
   readonly mfaRequiresVerification: boolean;
   readonly mfaRequired: boolean;
+  /**
+   * Only when a remembered device's token was sent: whether it was taken, in which case the
+   * session is past its MFA step already and {@link mfaToken} proves it.
+   */
+  readonly deviceRemembered: boolean | undefined;
+  /** The session's mfa token, when the sign-in took the MFA step by a remembered device. */
+  readonly mfaToken: string | undefined;
 }
 
 /** docs/PRODUCT.md §4: a sign-in answer without a token is a failure. */
 export async function signIn(
   api: ApiClient,
   credentials: { email: string; password: string },
+  /** The token of this browser as a remembered device (docs/PRODUCT.md §11.2), if it has one. */
+  deviceToken?: string,
 ): Promise<SignedIn> {
   const { data, headers } = await api.request('POST', '/api/v1/users/sign_in', {
-    body: { user: credentials },
+    body: { user: credentials, ...(deviceToken ? { device_token: deviceToken } : {}) },
     schema: signInAnswerSchema,
   });
   const token = /^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')?.[1];
@@ -53,6 +63,8 @@ export async function signIn(
     expiresAt: new Date(data.expires_at),
     mfaRequiresVerification: data.mfa_requires_verification,
     mfaRequired: data.mfa_required,
+    deviceRemembered: data.device_remembered,
+    mfaToken: headers.get('mfa-token')?.trim() || undefined,
   };
 }
 
@@ -205,6 +217,31 @@ export async function endOtherDeviceSessions(api: ApiClient): Promise<void> {
   await api.request('DELETE', '/api/v1/users/sessions');
 }
 
+const rememberedDeviceSchema = z.object({
+  id: z.union([z.string().min(1).max(64), z.number().int()]).transform(String),
+  browser: z.string(),
+  system: z.string().nullable(),
+  created_at: z.iso.datetime({ offset: true }),
+  last_used_at: z.iso.datetime({ offset: true }).nullable(),
+  expires_at: z.iso.datetime({ offset: true }),
+});
+
+/** A browser that skips the MFA step at sign-in until `expires_at` (docs/PRODUCT.md §11.2). */
+export type RememberedDevice = z.infer<typeof rememberedDeviceSchema>;
+
+/** docs/PRODUCT.md §11.2: the member's remembered devices, newest first. */
+export async function fetchRememberedDevices(api: ApiClient): Promise<RememberedDevice[]> {
+  const { data } = await api.request('GET', '/api/v1/users/remembered-devices', {
+    schema: z.object({ remembered_devices: z.array(rememberedDeviceSchema) }),
+  });
+  return data.remembered_devices;
+}
+
+/** docs/PRODUCT.md §11.2: forgets one remembered device: its next sign-in takes the step. */
+export async function forgetRememberedDevice(api: ApiClient, deviceId: string): Promise<void> {
+  await api.request('DELETE', `/api/v1/users/remembered-devices/${encodeURIComponent(deviceId)}`);
+}
+
 /** docs/PRODUCT.md §7.1: unlocks the account with the token from the emailed link. */
 export async function unlockAccount(api: ApiClient, token: string): Promise<void> {
   const query = new URLSearchParams({ unlock_token: token });
@@ -323,6 +360,11 @@ export const SECURITY_EVENT_KINDS = [
   'two_step_codes_paused',
   'authenticator_app_added',
   'authenticator_app_removed',
+  'two_step_phone_removed',
+  'recovery_codes_renewed',
+  'recovery_code_used',
+  'device_remembered',
+  'remembered_device_forgotten',
   'session_ended',
   'other_sessions_ended',
   'signed_out',

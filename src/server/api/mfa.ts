@@ -12,6 +12,7 @@ const mfaStatusSchema = z.object({
   verified: z.boolean(),
   required: z.boolean(),
   phone_last_digits: z.string().nullable(),
+  recovery_codes_left: z.number().int().nonnegative().default(0),
 });
 
 /** A second factor the member may have: a phone for texted codes, an authenticator app. */
@@ -32,6 +33,8 @@ export interface MfaStatus {
   readonly required: boolean;
   /** The last two digits of the phone the codes go to, if there is one. */
   readonly phoneLastDigits: string | undefined;
+  /** How many of the member's recovery codes are still unused. */
+  readonly recoveryCodesLeft: number;
 }
 
 export async function fetchMfaStatus(api: ApiClient): Promise<MfaStatus> {
@@ -42,6 +45,7 @@ export async function fetchMfaStatus(api: ApiClient): Promise<MfaStatus> {
     verified: data.verified,
     required: data.required,
     phoneLastDigits: data.phone_last_digits ?? undefined,
+    recoveryCodesLeft: data.recovery_codes_left,
   };
 }
 
@@ -74,19 +78,61 @@ export async function sendCode(api: ApiClient): Promise<CodeSent> {
   };
 }
 
+/** How the API answers a second step taken (its `mfa-token` header, and what the body adds). */
+const stepPassedSchema = z.object({
+  recovery_codes: z.array(z.string()).optional(),
+  recovery_codes_left: z.number().int().nonnegative().optional(),
+  device_token: z.string().optional(),
+  device_token_expires_at: z.iso.datetime({ offset: true }).optional(),
+});
+
+/** A second step the API accepted. */
+export interface StepPassed {
+  /** The new mfa token of this session, from the `mfa-token` header; absent is a failure. */
+  readonly mfaToken: string | undefined;
+  /** Recovery codes made by this step (the member's first strong factor), shown once. */
+  readonly recoveryCodes: readonly string[] | undefined;
+  /** After a recovery code: how many are left. */
+  readonly recoveryCodesLeft: number | undefined;
+  /** When the member asked: this browser's token as a remembered device, and its end. */
+  readonly rememberedDevice: { readonly token: string; readonly expiresAt: Date } | undefined;
+}
+
+/** The way the step was taken: a texted code, the authenticator app, or a recovery code. */
+export type StepMethod = SecondFactor | 'recovery_code';
+
+async function passStep(
+  api: ApiClient,
+  path: string,
+  body: Record<string, string | boolean>,
+): Promise<StepPassed> {
+  const { data, headers } = await api.request('POST', path, { body, schema: stepPassedSchema });
+  return {
+    mfaToken: headers.get('mfa-token')?.trim() || undefined,
+    recoveryCodes: data.recovery_codes,
+    recoveryCodesLeft: data.recovery_codes_left,
+    rememberedDevice:
+      data.device_token && data.device_token_expires_at
+        ? { token: data.device_token, expiresAt: new Date(data.device_token_expires_at) }
+        : undefined,
+  };
+}
+
 /**
- * docs/PRODUCT.md §4, §7.1: checks the code (`POST /api/v1/mfa/verify`); answers the mfa token
- * the API sends in its `mfa-token` header, or nothing when the answer came without one.
+ * docs/PRODUCT.md §4, §7.1, §11.2: checks a code of the step (`POST /api/v1/mfa/verify`).
  */
-export async function verifyCode(
+export function verifyCode(
   api: ApiClient,
   code: string,
-  method: SecondFactor = 'sms',
-): Promise<string | undefined> {
-  const { headers } = await api.request('POST', '/api/v1/mfa/verify', {
-    body: { otp: code, method },
+  method: StepMethod = 'sms',
+  /** Asks the API to remember this browser for 30 days (docs/PRODUCT.md §11.2). */
+  rememberDevice = false,
+): Promise<StepPassed> {
+  return passStep(api, '/api/v1/mfa/verify', {
+    otp: code,
+    method,
+    ...(rememberDevice ? { remember_device: true } : {}),
   });
-  return headers.get('mfa-token')?.trim() || undefined;
 }
 
 const appSetupSchema = z.object({ secret: z.string(), uri: z.string() });
@@ -123,14 +169,11 @@ export async function startAppSetup(api: ApiClient): Promise<AppSetup> {
 }
 
 /**
- * docs/PRODUCT.md §11.2: the app's first code confirms it (`POST /mfa/app/confirm`); answers the
- * mfa token of this session, which the confirmation renews.
+ * docs/PRODUCT.md §11.2: the app's first code confirms it (`POST /mfa/app/confirm`), which renews
+ * this session's mfa token and, for the member's first strong factor, makes recovery codes.
  */
-export async function confirmApp(api: ApiClient, code: string): Promise<string | undefined> {
-  const { headers } = await api.request('POST', '/api/v1/mfa/app/confirm', {
-    body: { otp: code },
-  });
-  return headers.get('mfa-token')?.trim() || undefined;
+export function confirmApp(api: ApiClient, code: string): Promise<StepPassed> {
+  return passStep(api, '/api/v1/mfa/app/confirm', { otp: code });
 }
 
 /** docs/PRODUCT.md §11.2: removes the authenticator app, proved with the current password. */
@@ -138,6 +181,30 @@ export async function removeApp(api: ApiClient, currentPassword: string): Promis
   await api.request('DELETE', '/api/v1/mfa/app', {
     body: { user: { current_password: currentPassword } },
   });
+}
+
+/** docs/PRODUCT.md §11.2: removes the phone of two-step verification, proved with the password. */
+export async function removePhone(api: ApiClient, currentPassword: string): Promise<void> {
+  await api.request('DELETE', '/api/v1/mfa/phone', {
+    body: { user: { current_password: currentPassword } },
+  });
+}
+
+const recoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) });
+
+/**
+ * docs/PRODUCT.md §11.2: ten new recovery codes, proved with the current password; the old ones
+ * stop working (`POST /api/v1/mfa/recovery-codes`).
+ */
+export async function renewRecoveryCodes(
+  api: ApiClient,
+  currentPassword: string,
+): Promise<readonly string[]> {
+  const { data } = await api.request('POST', '/api/v1/mfa/recovery-codes', {
+    body: { user: { current_password: currentPassword } },
+    schema: recoveryCodesSchema,
+  });
+  return data.recovery_codes;
 }
 
 /** docs/PRODUCT.md §7.2: records that the member declined the enrollment offer. */

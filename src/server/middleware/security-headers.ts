@@ -8,9 +8,14 @@ const tokenPages = new Set(['ResetPassword', 'UnlockUser', 'ConfirmEmail']);
 
 /**
  * The value of `Clear-Site-Data` on the answer that signs a member out: nothing of the session
- * stays in the browser's cache, cookies or storage.
+ * stays in the browser's cache or storage. Its cookies go one by one (`forgetSignedInCookies`),
+ * so that a device the member asked to remember stays remembered (docs/PRODUCT.md §11.2).
+ * Deleting the account forgets the cookies too.
  */
-export const signedOutSiteData = '"cache", "cookies", "storage"';
+export const siteDataClearedBy = {
+  'signed-out': '"cache", "storage"',
+  'account-deleted': '"cache", "cookies", "storage"',
+} as const;
 
 /**
  * docs/PRODUCT.md §11 headers, on every answer the server renders. The Content-Security-Policy of
@@ -47,7 +52,9 @@ export const securityHeaders = defineMiddleware(async (context, next) => {
     headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   }
   if (!headers.has('cache-control')) headers.set('Cache-Control', 'private, no-store');
-  if (context.locals.signedOut) headers.set('Clear-Site-Data', signedOutSiteData);
+  if (context.locals.signedOut) {
+    headers.set('Clear-Site-Data', siteDataClearedBy[context.locals.signedOut]);
+  }
   return response;
 });
 

@@ -22,7 +22,16 @@ export const session = defineMiddleware((context, next) => {
         new ApiClient({
           transport,
           baseUrl,
-          credentials: { token: locals.session.token, mfaToken: locals.session.mfaToken },
+          // Read at each call: an action that renews the session's mfa token (a second factor
+          // confirmed) leaves the page it renders calling with the new one.
+          credentials: {
+            get token() {
+              return locals.session.token;
+            },
+            get mfaToken() {
+              return locals.session.mfaToken;
+            },
+          },
           clientAddress: visitorAddress(context),
           userAgent: request.headers.get('user-agent') ?? undefined,
           timeoutMs: config().apiTimeoutMs,

@@ -13,9 +13,13 @@ const baseNames = {
   returnTo: 'return_to',
   flash: 'flash',
   onboarding: 'onboarding',
+  rememberedDevice: 'remembered_device',
 } as const;
 
 export type CookieKey = keyof typeof baseNames;
+
+/** Every cookie the web server sets but the double-submit token. */
+export const cookieKeys = Object.keys(baseNames) as readonly CookieKey[];
 
 export function cookieName(key: CookieKey): string {
   return config().secureCookies ? `__Host-${baseNames[key]}` : baseNames[key];

@@ -1,5 +1,5 @@
 import type { AstroCookies } from 'astro';
-import { cookieName, cookieOptions } from './cookies';
+import { cookieKeys, cookieName, cookieOptions } from './cookies';
 import { parseSessionCookie, sessionCookieValue } from './session-cookie';
 import { issueXsrfCookie } from './xsrf';
 
@@ -91,8 +91,14 @@ export function writeMfaStep(
   }
 }
 
-export function writeMfaToken(cookies: AstroCookies, mfaToken: string, expiresAt: Date): void {
-  cookies.set(cookieName('mfaToken'), mfaToken, cookieOptions({ maxAge: secondsUntil(expiresAt) }));
+/** Keeps a new mfa token: in its cookie, and for the rest of this request's API calls. */
+export function writeMfaToken(context: SessionContext, mfaToken: string, expiresAt: Date): void {
+  context.cookies.set(
+    cookieName('mfaToken'),
+    mfaToken,
+    cookieOptions({ maxAge: secondsUntil(expiresAt) }),
+  );
+  context.locals.session = { ...context.locals.session, mfaToken };
 }
 
 /**
@@ -104,6 +110,18 @@ export function clearSession(context: SessionContext): void {
   const hadSession = context.locals.session.token !== undefined;
   context.locals.session = emptySession;
   if (hadSession) rebindXsrfToken(context);
+}
+
+/**
+ * At sign-out, what the visit left besides the session (a remembered page, the onboarding mark,
+ * toasts): everything of this site's but a remembered device, which outlives sign-outs.
+ */
+export function forgetSignedInCookies(cookies: AstroCookies): void {
+  for (const key of cookieKeys) {
+    if (key !== 'rememberedDevice' && cookies.has(cookieName(key))) {
+      cookies.delete(cookieName(key), cookieOptions());
+    }
+  }
 }
 
 function removeSessionCookies(cookies: AstroCookies): void {

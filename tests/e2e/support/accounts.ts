@@ -48,10 +48,10 @@ export async function enterTextedCode(
   lastDigits: string,
   submitLabel = 'Verify',
 ): Promise<void> {
-  await expect(page.getByLabel('Code')).toBeVisible();
+  await expect(page.getByLabel('Code', { exact: true })).toBeVisible();
   const phone = await page.context().newPage();
   const code = await newestCode(phone, new URL(page.url()).origin, lastDigits);
   await phone.close();
-  await page.getByLabel('Code').fill(code);
+  await page.getByLabel('Code', { exact: true }).fill(code);
   await page.getByRole('button', { name: submitLabel }).click();
 }
