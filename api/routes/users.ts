@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
 import { bearerToken, MFA_TOKEN_HEADER, requireSession } from '../http/authentication.ts';
 import { clientAddress, requestOrigin } from '../http/client-address.ts';
@@ -24,7 +24,6 @@ import {
   forgetAllRememberedDevices,
   forgetRememberedDevice,
   listRememberedDevices,
-  PUBLIC_REMEMBERED_DEVICE_ID,
   type RememberedDeviceView,
 } from '../services/remembered-devices.ts';
 import { changePassword } from '../services/password-change.ts';
@@ -101,18 +100,6 @@ function rememberedDeviceJson(device: RememberedDeviceView) {
     expires_at: device.expiresAt.toISOString(),
   };
 }
-
-/**
- * Admits only an `:id` shaped as a remembered device's public id; anything else answers the 404 of
- * an unknown one, without a query.
- */
-const rememberedDeviceIdParameter: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  if (!PUBLIC_REMEMBERED_DEVICE_ID.test(c.req.param('id') ?? '')) {
-    return errorResponse(c, 404, ErrorMessage.rememberedDeviceNotFound);
-  }
-  await next();
-  return undefined;
-};
 
 function deviceSessionJson(session: DeviceSession) {
   return {
@@ -349,7 +336,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
       .delete(
         '/remembered-devices/:id',
         requireSession(dependencies),
-        rememberedDeviceIdParameter,
+        // An id not shaped as one (PUBLIC_REMEMBERED_DEVICE_ID) is refused before any query.
         async (c) => {
           const forgotten = await forgetRememberedDevice(
             db,
