@@ -141,6 +141,9 @@ export default defineConfig({
         ],
       },
     },
+    // The passkey ceremonies are built as a "worker" bundle (src/islands/passkeys), loaded as an
+    // ES module on the page.
+    worker: { format: 'es' },
     build: {
       rolldownOptions: {
         // Every constant an island imports is copied into it: a form's fallback message rides

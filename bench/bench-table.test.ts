@@ -25,6 +25,7 @@ function weightOf(route: string, overrides: Partial<PageWeight> = {}): PageWeigh
     htmlBytes: 7_577,
     htmlEncoding: route === 'SignIn' ? 'gzip' : 'br',
     javaScriptGzipBytes: islands ? 74_342 : 512,
+    onDemandJavaScriptGzipBytes: 0,
     cssBytes: 0,
     transferredBytes: 69_734,
     requests: 6,

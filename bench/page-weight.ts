@@ -6,6 +6,8 @@
  * Pages are read over HTTP from a running production server, as a browser without a cache would:
  * the document, then every script (inline ones, and modules with all their static and dynamic
  * imports), stylesheet, icon, image and font it refers to. Only the server's own origin is asked.
+ * The modules of {@link onDemandModules}, which only a visitor's own request loads, are weighed
+ * apart.
  */
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
@@ -13,6 +15,9 @@ import { brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib
 import { pageRoutes, type PageRoute, type RouteName } from '../src/routes.ts';
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { totpCodeAt, totpStep } from '../api/services/totp.ts';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
+import { decodeActionData } from '../src/islands/island-actions.ts';
+import { createSoftwareAuthenticator } from '../tests/support/software-authenticator.ts';
 import { cookieHeaderOf, keepSetCookie, type CookieJar } from './cookie-jar.ts';
 
 const kilobyte = 1024;
@@ -66,7 +71,9 @@ export type Visitor =
    * Signed in as a member with an authenticator app (and recovery codes), its code not yet
    * entered: a new account the demo preparation sets up, as a member does.
    */
-  | 'MFA app code pending';
+  | 'MFA app code pending'
+  /** The same with a passkey, which the step then offers first. */
+  | 'MFA passkey pending';
 
 /** One page in one state, as the bench and the byte-budget check visit it. */
 export interface PlannedVisit {
@@ -101,7 +108,12 @@ export interface DemoData {
 const visitorsByGuard: Readonly<Record<PageRoute['guard'], readonly Visitor[]>> = {
   public: ['signed out', 'member'],
   guest: ['signed out', 'signed out, toast after sign-out', 'MFA verification pending'],
-  'mfa-step': ['MFA enrollment required', 'MFA verification pending', 'MFA app code pending'],
+  'mfa-step': [
+    'MFA enrollment required',
+    'MFA verification pending',
+    'MFA app code pending',
+    'MFA passkey pending',
+  ],
   auth: ['member'],
   'kit-gallery': [],
   'outbox-viewer': [],
@@ -204,6 +216,16 @@ export function javaScriptBudget(visit: PlannedVisit, weight: PageWeight): numbe
   return visit.signedInPage ? budgets.javaScriptSignedIn : budgets.javaScriptSignInFamily;
 }
 
+/**
+ * Modules that no page loads by itself: only a visitor's request does (docs/PRODUCT.md §14). They
+ * are weighed apart from the page, in {@link PageWeight.onDemandJavaScriptGzipBytes}; the browser
+ * tests that each is not fetched before that request (tests/e2e/passkeys.spec.ts).
+ */
+export const onDemandModules: readonly RegExp[] = [
+  // WebAuthn: a click on a passkey button, or the first focus of SignIn's email field.
+  /\/passkey-ceremonies[.-][\w-]+\.js$/,
+];
+
 /** What a first visit to a page costs. Byte counts are of the bodies. */
 export interface PageWeight {
   readonly status: number;
@@ -213,6 +235,8 @@ export interface PageWeight {
   readonly htmlEncoding: string;
   /** Every script the page loads, inline ones included, each gzipped on its own. */
   readonly javaScriptGzipBytes: number;
+  /** The modules of {@link onDemandModules} the page may load at a visitor's request, gzipped. */
+  readonly onDemandJavaScriptGzipBytes: number;
   /** Stylesheets, compressed as served. */
   readonly cssBytes: number;
   /** Everything transferred: document, scripts, stylesheets, icons, images, fonts, as served. */
@@ -461,12 +485,18 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
     sameOrigin(address, documentUrl, origin),
   );
   const staticImportsByModule = new Map<string, string[]>();
+  let onDemandJavaScriptGzipBytes = 0;
   while (pendingScripts.length > 0) {
     const url = pendingScripts.pop();
     if (!url) continue;
     const script = await fetchOnce(url);
     if (!script) continue;
     noteCompression(url, script);
+    if (onDemandModules.some((pattern) => pattern.test(new URL(url).pathname))) {
+      // Its own imports are the page's modules already (React, the kit) or on demand with it.
+      onDemandJavaScriptGzipBytes += gzipBytesAsServed(script.body);
+      continue;
+    }
     javaScriptGzipBytes += gzipBytesAsServed(script.body);
     staticImportsByModule.set(
       url,
@@ -517,6 +547,7 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
     htmlBytes: page.wireBytes,
     htmlEncoding: page.encoding,
     javaScriptGzipBytes,
+    onDemandJavaScriptGzipBytes,
     cssBytes,
     transferredBytes,
     requests: 1 + fetchedUrls.size,
@@ -595,6 +626,7 @@ export async function prepareDemo(origin: string, password: string): Promise<Dem
       await signIn(origin, accountOf['MFA verification pending'], password),
     ),
     'MFA app code pending': cookieHeaderOf(await signInWithApp(origin)),
+    'MFA passkey pending': cookieHeaderOf(await signInWithPasskey(origin)),
   };
 
   const dashboard = await get(`${origin}/dashboard`, cookies.member);
@@ -709,6 +741,54 @@ async function signInWithApp(origin: string): Promise<CookieJar> {
     throw new Error('The authenticator app was not set up with recovery codes');
   }
   return signIn(origin, email, password);
+}
+
+/**
+ * A new member who adds a passkey, as a member does (the device is a software authenticator),
+ * then signs in again with the password: the MFA step offers the passkey.
+ */
+async function signInWithPasskey(origin: string): Promise<CookieJar> {
+  const email = `bench-passkey-${randomBytes(4).toString('hex')}@example.com`;
+  const password = 'a long enough passphrase';
+  const jar: CookieJar = new Map();
+  keepCookies(jar, await get(`${origin}/sign-up`));
+  for (const [path, fields] of [
+    [
+      '/sign-up?_action=auth.signUp',
+      { name: 'Bench', last_name: 'Passkey', email, password, terms_of_service: 'accepted' },
+    ],
+    ['/mfa-enrollment?_action=mfa.skip', {}],
+  ] as const) {
+    const answer = await postForm(`${origin}${path}`, jar, fields);
+    keepCookies(jar, answer);
+    if (answer.status >= 400) throw new Error(`${path} failed (${answer.status})`);
+  }
+  const { options } = (await islandCall(`${origin}/_actions/account.passkeyOptions/`, jar, {})) as {
+    options: PublicKeyCredentialCreationOptionsJSON;
+  };
+  // Browsers refuse an IP address as a passkey's site: the portal serves a loopback as localhost.
+  const passkeyOrigin = origin.replace('127.0.0.1', 'localhost');
+  const credential = createSoftwareAuthenticator().register(options, passkeyOrigin);
+  const added = (await islandCall(`${origin}/_actions/account.addPasskey/`, jar, {
+    name: 'Bench device',
+    credential: JSON.stringify(credential),
+  })) as { recoveryCodes?: unknown };
+  if (!Array.isArray(added.recoveryCodes)) {
+    throw new Error('The passkey was not added with recovery codes');
+  }
+  return signIn(origin, email, password);
+}
+
+/** Calls an action as an island does (a passkey needs JavaScript), and reads its answer. */
+async function islandCall(
+  url: string,
+  jar: CookieJar,
+  fields: Record<string, string>,
+): Promise<unknown> {
+  const answer = await postForm(url, jar, fields);
+  keepCookies(jar, answer);
+  if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}`);
+  return decodeActionData(answer.body);
 }
 
 /** Posts a form whose answer is the page itself (no redirect), and keeps its cookies. */

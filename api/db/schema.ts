@@ -13,10 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { CONTACT_METHODS } from '../services/profile-choices.ts';
 
-/**
- * The second factors a member can prove at the MFA step; `passkey` is kept ahead of its routes, so
- * that adding them takes no change of the check below.
- */
+/** The second factors a member can prove at the MFA step. */
 export const SECOND_FACTOR_KINDS = ['sms', 'app', 'passkey'] as const;
 export type SecondFactorKind = (typeof SECOND_FACTOR_KINDS)[number];
 
@@ -77,6 +74,11 @@ export const users = pgTable(
      * null until one succeeds. A recovery code does not change it: it stands in for a factor.
      */
     lastSecondFactor: text('last_second_factor', { enum: SECOND_FACTOR_KINDS }),
+    /**
+     * How many rows of `passkeys` are the member's, kept in the transaction that adds or removes
+     * one, so that the rules on second factors read the user row alone.
+     */
+    passkeyCount: integer('passkey_count').notNull().default(0),
     /** When the member last skipped the enrollment offer; it is offered again 30 days later. */
     mfaDeclinedAt: timestampWithZone('mfa_declined_at'),
     /** Profile: what the member wants help with, values of HELP_TOPICS (services/profile.ts). */
@@ -112,6 +114,7 @@ export const users = pgTable(
       sql`${table.preferredContactMethod} in ('email', 'phone', 'text')`,
     ),
     check('users_last_second_factor', sql`${table.lastSecondFactor} in ('sms', 'app', 'passkey')`),
+    check('users_passkey_count', sql`${table.passkeyCount} between 0 and 10`),
   ],
 );
 
@@ -319,6 +322,72 @@ export const rememberedDevices = pgTable(
   (table) => [index('remembered_devices_user_id_index').on(table.userId)],
 );
 
+export const PASSKEY_DEVICE_TYPES = ['singleDevice', 'multiDevice'] as const;
+
+/**
+ * The member's passkeys (WebAuthn credentials, docs/PRODUCT.md §11.2): each one a second factor,
+ * and, being verified by the device's lock, a way to sign in without the password.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential's id as the browser gives it (base64url). */
+    credentialId: text('credential_id').notNull().unique(),
+    /** The COSE public key (base64url) that checks the credential's signatures. */
+    publicKey: text('public_key').notNull(),
+    /**
+     * The authenticator's signature counter: a later use must show a greater one, unless the
+     * authenticator keeps none (0), as synced passkeys do.
+     */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    /** The transports the browser reported, handed back so it can find the credential quickly. */
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Whether the credential may be synced to other devices, and whether it is backed up now. */
+    deviceType: text('device_type', { enum: PASSKEY_DEVICE_TYPES }).notNull(),
+    backedUp: boolean('backed_up').notNull(),
+    /** What the member called it, at most 60 characters. */
+    name: text('name').notNull(),
+    createdAt: timestampWithZone('created_at').notNull().defaultNow(),
+    lastUsedAt: timestampWithZone('last_used_at'),
+  },
+  (table) => [index('passkeys_user_id_index').on(table.userId)],
+);
+export type Passkey = typeof passkeys.$inferSelect;
+
+export const WEBAUTHN_CHALLENGE_PURPOSES = ['registration', 'second_step', 'sign_in'] as const;
+export type WebauthnChallengePurpose = (typeof WEBAUTHN_CHALLENGE_PURPOSES)[number];
+
+/**
+ * Challenges the API gave out for a WebAuthn ceremony, each good for one answer within a few
+ * minutes, and only from where it was given: the session of a registration or a second step, or,
+ * for a sign-in with a passkey alone, the browser holding the token given with it (kept hashed).
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    challenge: text('challenge').notNull().unique(),
+    purpose: text('purpose', { enum: WEBAUTHN_CHALLENGE_PURPOSES }).notNull(),
+    sessionId: integer('session_id').references(() => sessions.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 (hex) of the sign-in's challenge token. */
+    tokenHash: text('token_hash'),
+    createdAt: timestampWithZone('created_at').notNull().defaultNow(),
+    expiresAt: timestampWithZone('expires_at').notNull(),
+  },
+  (table) => [
+    index('webauthn_challenges_expires_at_index').on(table.expiresAt),
+    index('webauthn_challenges_session_id_index').on(table.sessionId),
+  ],
+);
+
 export const OUTBOX_CHANNELS = ['email', 'sms'] as const;
 export type OutboxChannel = (typeof OUTBOX_CHANNELS)[number];
 
@@ -384,6 +453,8 @@ export const SECURITY_EVENT_KINDS = [
   'two_step_phone_removed',
   'recovery_codes_renewed',
   'recovery_code_used',
+  'passkey_added',
+  'passkey_removed',
   'device_remembered',
   'remembered_device_forgotten',
   'session_ended',

@@ -16,7 +16,7 @@ import {
   type MfaRequestContext,
   removeSecondFactor,
   renewRecoveryCodes,
-  type SecondFactor,
+  type FactorToRemove,
   sendMfaCode,
   setPendingMfaPhone,
   turnOffMfa,
@@ -30,10 +30,24 @@ import {
   phoneLastDigits,
 } from '../services/phone-numbers.ts';
 import { confirmApp, startAppSetup, verifyAppCode } from '../services/authenticator-app.ts';
+import { PRODUCT_NAME } from '../services/account-emails.ts';
+import { PASSKEY_NAME_MAX_LENGTH } from '../services/passkey-store.ts';
+import {
+  addPasskey,
+  listPasskeys,
+  registrationOptions,
+  relyingParty,
+  secondStepOptions,
+  verifyPasskeyStep,
+} from '../services/passkeys.ts';
+import { authenticationCredential, registrationCredential } from '../http/webauthn-input.ts';
 import {
   MFA_APP_REMOVAL_PER_IP,
   MFA_APP_REMOVAL_PER_USER,
   MFA_APP_SETUP_PER_USER,
+  MFA_PASSKEY_OPTIONS_PER_USER,
+  MFA_PASSKEY_REMOVAL_PER_IP,
+  MFA_PASSKEY_REMOVAL_PER_USER,
   MFA_PHONE_REMOVAL_PER_IP,
   MFA_PHONE_REMOVAL_PER_USER,
   MFA_RECOVERY_CODES_PER_IP,
@@ -57,6 +71,16 @@ const verifyBody = z.object({
   remember_device: rememberDevice,
 });
 const appCodeBody = z.object({ otp: z.string().max(64), remember_device: rememberDevice });
+/** The name is checked after trimming, under its field, with the sentences of the catalogue. */
+const addPasskeyBody = z.object({
+  name: z.string().max(1000),
+  credential: registrationCredential,
+  remember_device: rememberDevice,
+});
+const passkeyStepBody = z.object({
+  credential: authenticationCredential,
+  remember_device: rememberDevice,
+});
 const currentPasswordBody = z.object({
   user: z.object({ current_password: passwordInput }),
 });
@@ -74,11 +98,12 @@ export const MfaMessage = {
  */
 export function createMfaRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin, factorSecrets } = dependencies;
+  const party = relyingParty(publicOrigin, PRODUCT_NAME);
   const session = requireSession(dependencies, { allowUnverifiedMfa: true });
 
-  /** DELETE /mfa/app and DELETE /mfa/phone: one factor removed, by the same rules. */
-  async function removeFactor(c: Context<ApiEnv>, factor: SecondFactor, currentPassword: string) {
-    const result = await removeSecondFactor(db, clock, c.get('user'), factor, {
+  /** DELETE /mfa/app, /mfa/phone and /mfa/passkeys/:id: one factor removed, by the same rules. */
+  async function removeFactor(c: Context<ApiEnv>, target: FactorToRemove, currentPassword: string) {
+    const result = await removeSecondFactor(db, clock, c.get('user'), target, {
       currentPassword,
       companyRequiresMfa: c.get('companyRequiresMfa'),
       publicOrigin,
@@ -89,11 +114,13 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
       case 'wrong_current_password':
         return wrongCurrentPasswordResponse(c);
       case 'not_enrolled':
-        return errorResponse(
-          c,
-          422,
-          factor === 'app' ? ErrorMessage.noAppToRemove : ErrorMessage.noPhoneToRemove,
-        );
+        return target.factor === 'passkey'
+          ? errorResponse(c, 404, ErrorMessage.passkeyNotFound)
+          : errorResponse(
+              c,
+              422,
+              target.factor === 'app' ? ErrorMessage.noAppToRemove : ErrorMessage.noPhoneToRemove,
+            );
       case 'last_factor_required':
         return errorResponse(c, 403, ErrorMessage.lastFactorRequired);
     }
@@ -233,7 +260,7 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
       jsonBody(currentPasswordBody),
       rateLimit(dependencies, MFA_APP_REMOVAL_PER_IP, (c) => clientAddress(c, trustedProxies)),
       rateLimitPerUser(dependencies, MFA_APP_REMOVAL_PER_USER),
-      (c) => removeFactor(c, 'app', c.req.valid('json').user.current_password),
+      (c) => removeFactor(c, { factor: 'app' }, c.req.valid('json').user.current_password),
     )
     .delete(
       '/phone',
@@ -241,7 +268,103 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
       jsonBody(currentPasswordBody),
       rateLimit(dependencies, MFA_PHONE_REMOVAL_PER_IP, (c) => clientAddress(c, trustedProxies)),
       rateLimitPerUser(dependencies, MFA_PHONE_REMOVAL_PER_USER),
-      (c) => removeFactor(c, 'sms', c.req.valid('json').user.current_password),
+      (c) => removeFactor(c, { factor: 'sms' }, c.req.valid('json').user.current_password),
+    )
+    .get('/passkeys', requireSession(dependencies), async (c) =>
+      c.json({ passkeys: await listPasskeys(db, c.get('user').id) }),
+    )
+    .post('/passkeys/registration-options', session, async (c) => {
+      const user = c.get('user');
+      // As for the app: with a factor confirmed, only a session that proved one adds another.
+      if (hasEnrolledMfa(user) && !c.get('mfaVerified')) {
+        return errorResponse(c, 401, ErrorMessage.mfaRequired);
+      }
+      const refusal = await tooManyRequests(
+        c,
+        dependencies,
+        MFA_PASSKEY_OPTIONS_PER_USER,
+        String(user.id),
+      );
+      if (refusal) return refusal;
+      return c.json({
+        options: await registrationOptions(db, clock, party, user, c.get('session').id),
+      });
+    })
+    .post('/passkeys', session, jsonBody(addPasskeyBody), async (c) => {
+      const user = c.get('user');
+      if (hasEnrolledMfa(user) && !c.get('mfaVerified')) {
+        return errorResponse(c, 401, ErrorMessage.mfaRequired);
+      }
+      const { name: typed, credential, remember_device: remember } = c.req.valid('json');
+      const name = typed.trim();
+      if (name === '') return errorResponse(c, 422, ErrorMessage.passkeyNameMissing, 'name');
+      if (name.length > PASSKEY_NAME_MAX_LENGTH) {
+        return errorResponse(c, 422, ErrorMessage.passkeyNameTooLong, 'name');
+      }
+      const result = await addPasskey(db, clock, requestContext(c, remember), {
+        name,
+        credential,
+        party,
+        publicOrigin,
+        origin: requestOrigin(c, trustedProxies),
+      });
+      if (!result.added) {
+        return errorResponse(
+          c,
+          422,
+          result.reason === 'too_many'
+            ? ErrorMessage.tooManyPasskeys
+            : ErrorMessage.passkeyNotAdded,
+        );
+      }
+      return verifiedAnswer(
+        c,
+        result,
+        {
+          passkey: result.passkey,
+          ...(result.recoveryCodes ? { recovery_codes: result.recoveryCodes } : {}),
+        },
+        201,
+      );
+    })
+    .post('/passkeys/authentication-options', session, async (c) => {
+      const user = c.get('user');
+      const refusal = await tooManyRequests(
+        c,
+        dependencies,
+        MFA_PASSKEY_OPTIONS_PER_USER,
+        String(user.id),
+      );
+      if (refusal) return refusal;
+      const options = await secondStepOptions(db, clock, party, requestContext(c));
+      if (!options) return errorResponse(c, 422, ErrorMessage.noPasskey);
+      return c.json({ options });
+    })
+    .post('/passkeys/verify', session, jsonBody(passkeyStepBody), async (c) => {
+      const user = c.get('user');
+      const refusal = await tooManyRequests(c, dependencies, MFA_VERIFY_PER_USER, String(user.id));
+      if (refusal) return refusal;
+      const { credential, remember_device: remember } = c.req.valid('json');
+      const result = await verifyPasskeyStep(db, clock, requestContext(c, remember), {
+        credential,
+        party,
+        origin: requestOrigin(c, trustedProxies),
+      });
+      if (!result.verified) return errorResponse(c, 422, ErrorMessage.passkeyNotAccepted);
+      return verifiedAnswer(c, result);
+    })
+    .delete(
+      '/passkeys/:id',
+      requireSession(dependencies),
+      jsonBody(currentPasswordBody),
+      rateLimit(dependencies, MFA_PASSKEY_REMOVAL_PER_IP, (c) => clientAddress(c, trustedProxies)),
+      rateLimitPerUser(dependencies, MFA_PASSKEY_REMOVAL_PER_USER),
+      (c) =>
+        removeFactor(
+          c,
+          { factor: 'passkey', passkeyId: c.req.param('id') },
+          c.req.valid('json').user.current_password,
+        ),
     )
     .delete(
       '/',
@@ -293,16 +416,20 @@ function verifiedAnswer(
   c: Context<ApiEnv>,
   step: CompletedStep,
   more: Record<string, unknown> = {},
+  status: 200 | 201 = 200,
 ) {
   c.header(MFA_TOKEN_HEADER, step.mfaToken);
   const device = step.rememberedDevice;
-  return c.json({
-    success: true,
-    ...more,
-    ...(device
-      ? { device_token: device.token, device_token_expires_at: device.expiresAt.toISOString() }
-      : {}),
-  });
+  return c.json(
+    {
+      success: true,
+      ...more,
+      ...(device
+        ? { device_token: device.token, device_token_expires_at: device.expiresAt.toISOString() }
+        : {}),
+    },
+    status,
+  );
 }
 
 /** The answer to a code that did not take the step: paused codes, or the code's own refusal. */

@@ -41,6 +41,7 @@ import {
   type SecurityEventCursor,
 } from '../services/security-events.ts';
 import { createConfirmationRoutes, createEmailChangeRoutes } from './email-address.ts';
+import { createPasskeySignInRoutes } from './passkey-sign-in.ts';
 import { createPasswordRoutes } from './passwords.ts';
 import { createSignUpRoutes } from './sign-up.ts';
 import { createUnlockRoutes } from './unlock.ts';
@@ -357,6 +358,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
         return c.body(null, 204);
       })
       .route('/sign_up', createSignUpRoutes(dependencies))
+      .route('/passkey-sign-in', createPasskeySignInRoutes(dependencies))
       .route('/password', createPasswordRoutes(dependencies))
       .route('/unlock', createUnlockRoutes(dependencies))
       .route('/confirmation', createConfirmationRoutes(dependencies))

@@ -309,6 +309,30 @@ export function authenticatorAppAddedEmail(publicOrigin: string, replacing: bool
   });
 }
 
+/** When the member adds a passkey (POST /mfa/passkeys), named as the member named it. */
+export function passkeyAddedEmail(publicOrigin: string, name: string): EmailContent {
+  return compose(`A passkey was added to your ${PRODUCT_NAME} account`, {
+    greeting: GREETING,
+    before: [
+      `The passkey "${name}" can now sign you in to your ${PRODUCT_NAME} account, and confirm that it is you when you sign in with your password.`,
+      'If you did not add it, reset your password at once, which signs out every device, and contact us through the site.',
+    ],
+    ...resetIfNotYou(publicOrigin),
+  });
+}
+
+/** When the member removes a passkey (DELETE /mfa/passkeys/:id). */
+export function passkeyRemovedEmail(publicOrigin: string, name: string): EmailContent {
+  return compose(`A passkey was removed from your ${PRODUCT_NAME} account`, {
+    greeting: GREETING,
+    before: [
+      `The passkey "${name}" no longer signs you in to your ${PRODUCT_NAME} account.`,
+      'If you did not remove it, reset your password at once: that signs out every device.',
+    ],
+    ...resetIfNotYou(publicOrigin),
+  });
+}
+
 /** When the member removes their authenticator app (DELETE /mfa/app). */
 export function authenticatorAppRemovedEmail(publicOrigin: string): EmailContent {
   return compose(`The authenticator app was removed from your ${PRODUCT_NAME} account`, {

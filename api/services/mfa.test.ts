@@ -13,9 +13,10 @@ const DAY = 24 * HOUR;
 const now = new Date('2026-01-15T09:00:00.000Z');
 const ago = (milliseconds: number) => new Date(now.getTime() - milliseconds);
 const phone = '+15555550123';
-const noFactor = { mfaPhone: null, totpConfirmedAt: null };
-const phoneOnly = { mfaPhone: phone, totpConfirmedAt: null };
-const appOnly = { mfaPhone: null, totpConfirmedAt: ago(DAY) };
+const noFactor = { mfaPhone: null, totpConfirmedAt: null, passkeyCount: 0 };
+const phoneOnly = { ...noFactor, mfaPhone: phone };
+const appOnly = { ...noFactor, totpConfirmedAt: ago(DAY) };
+const passkeysOnly = { ...noFactor, passkeyCount: 2 };
 
 describe('isEnrollmentOfferDue', () => {
   it('is due for a member who never declined it', () => {
@@ -72,6 +73,12 @@ describe('awaitsMfa', () => {
     expect(isEnrollmentOfferDue({ ...appOnly, mfaDeclinedAt: null }, true, now)).toBe(false);
   });
 
+  it('holds back a member whose only factors are passkeys, as one with a phone', () => {
+    expect(awaitsMfa(passkeysOnly, false, false)).toBe(true);
+    expect(awaitsMfa(passkeysOnly, false, true)).toBe(false);
+    expect(isEnrollmentOfferDue({ ...passkeysOnly, mfaDeclinedAt: null }, true, now)).toBe(false);
+  });
+
   it('holds back an unenrolled member only when the company requires MFA', () => {
     expect(awaitsMfa(noFactor, false, false)).toBe(false);
     expect(awaitsMfa(noFactor, true, false)).toBe(true);
@@ -79,7 +86,8 @@ describe('awaitsMfa', () => {
 });
 
 describe('secondFactors', () => {
-  const both = { mfaPhone: phone, totpConfirmedAt: now };
+  const both = { ...noFactor, mfaPhone: phone, totpConfirmedAt: now };
+  const all = { ...both, passkeyCount: 1 };
   const last = (lastSecondFactor: 'sms' | 'app' | 'passkey' | null) => ({ lastSecondFactor });
 
   it('lists the app before the phone, and nothing for a member without a factor', () => {
@@ -89,9 +97,15 @@ describe('secondFactors', () => {
     expect(secondFactors({ ...noFactor, ...last(null) })).toEqual([]);
   });
 
+  it('lists passkeys first, once however many the member has', () => {
+    expect(secondFactors({ ...all, ...last(null) })).toEqual(['passkey', 'app', 'sms']);
+    expect(secondFactors({ ...passkeysOnly, ...last(null) })).toEqual(['passkey']);
+  });
+
   it('lists the factor of the last successful step first', () => {
     expect(secondFactors({ ...both, ...last('sms') })).toEqual(['sms', 'app']);
     expect(secondFactors({ ...both, ...last('app') })).toEqual(['app', 'sms']);
+    expect(secondFactors({ ...all, ...last('sms') })).toEqual(['sms', 'passkey', 'app']);
   });
 
   it('ignores a last factor the member no longer has', () => {

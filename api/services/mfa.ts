@@ -8,6 +8,8 @@ import {
   secondStepFailures,
   sessions,
   users,
+  passkeys,
+  type SecondFactorKind,
   type SecurityEventKind,
   type Session,
   type User,
@@ -15,6 +17,7 @@ import {
 import {
   authenticatorAppRemovedEmail,
   codesPausedEmail,
+  passkeyRemovedEmail,
   recoveryCodesRenewedEmail,
   recoveryCodeUsedEmail,
   twoStepDisabledEmail,
@@ -44,6 +47,7 @@ import {
 } from './one-time-codes.ts';
 import { enqueueEmail, enqueueText, type EmailContent } from './outbox.ts';
 import { verifyPassword } from './passwords.ts';
+import { deletePasskeys, findPasskey } from './passkey-store.ts';
 import { phoneLastDigits } from './phone-numbers.ts';
 import {
   countUnusedRecoveryCodes,
@@ -70,19 +74,24 @@ import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
 /** A member who skipped the enrollment offer is offered it again this long after. */
 export const MFA_OFFER_REPEAT_AFTER_MS = 30 * 24 * HOUR;
 
-/** What a member may have as a second step: a phone for texted codes, an authenticator app. */
-export type SecondFactor = 'sms' | 'app';
+/**
+ * What a member may have as a second step: passkeys, an authenticator app, a phone for texted
+ * codes.
+ */
+export type SecondFactor = SecondFactorKind;
 
 /** The fields of a user that say which second factors they have. */
-export type FactorFields = Pick<User, 'mfaPhone' | 'totpConfirmedAt'>;
+export type FactorFields = Pick<User, 'mfaPhone' | 'totpConfirmedAt' | 'passkeyCount'>;
 
 /**
  * The member's confirmed second factors, in the order the step offers them (docs/PRODUCT.md
  * §11.2): the one of the last successful step first, as the member most likely has it at hand;
- * then the app, whose codes need no network, then the phone.
+ * then a passkey (one touch, and it cannot be phished), the app, whose codes need no network,
+ * then the phone.
  */
 export function secondFactors(user: FactorFields & Pick<User, 'lastSecondFactor'>): SecondFactor[] {
   const factors: SecondFactor[] = [
+    ...(user.passkeyCount > 0 ? (['passkey'] as const) : []),
     ...(user.totpConfirmedAt !== null ? (['app'] as const) : []),
     ...(user.mfaPhone !== null ? (['sms'] as const) : []),
   ];
@@ -90,9 +99,9 @@ export function secondFactors(user: FactorFields & Pick<User, 'lastSecondFactor'
   return last === undefined ? factors : [last, ...factors.filter((factor) => factor !== last)];
 }
 
-/** A user is enrolled in MFA once a phone or an authenticator app has been confirmed. */
+/** A user is enrolled in MFA once a passkey, an authenticator app or a phone is confirmed. */
 export function hasEnrolledMfa(user: FactorFields): boolean {
-  return user.totpConfirmedAt !== null || user.mfaPhone !== null;
+  return user.passkeyCount > 0 || user.totpConfirmedAt !== null || user.mfaPhone !== null;
 }
 
 /** The phone gone from two-step verification, and a number being confirmed with it. */
@@ -108,10 +117,16 @@ const NO_APP = {
 
 /**
  * Every second factor gone, for turning two-step verification off and for a reset that claims an
- * unproven account: the phone, the app, and what was being set up. The recovery codes go too,
- * with {@link deleteRecoveryCodes}: they are rows of their own.
+ * unproven account: the phone, the app, the passkeys' count and what was being set up. The
+ * recovery codes and the passkeys go too, with {@link deleteRecoveryCodes} and
+ * {@link deletePasskeys}: they are rows of their own.
  */
-export const NO_SECOND_FACTORS = { ...NO_PHONE, ...NO_APP, lastSecondFactor: null } as const;
+export const NO_SECOND_FACTORS = {
+  ...NO_PHONE,
+  ...NO_APP,
+  passkeyCount: 0,
+  lastSecondFactor: null,
+} as const;
 
 /**
  * Whether enrollment is to be offered at sign-in to a user without a second factor: when the
@@ -622,6 +637,7 @@ export function turnOffMfa(
         .select({
           mfaPhone: users.mfaPhone,
           totpConfirmedAt: users.totpConfirmedAt,
+          passkeyCount: users.passkeyCount,
           companyId: users.companyId,
         })
         .from(users)
@@ -637,6 +653,7 @@ export function turnOffMfa(
         .where(eq(users.id, user.id));
       await transaction.delete(oneTimeCodes).where(eq(oneTimeCodes.userId, user.id));
       await deleteRecoveryCodes(transaction, user.id);
+      await deletePasskeys(transaction, user.id);
       await forgetRememberedDevices(transaction, user.id);
       await recordSecurityEvent(transaction, {
         userId: user.id,
@@ -860,18 +877,47 @@ export type RemoveFactorResult =
       reason: 'wrong_current_password' | 'not_enrolled' | 'last_factor_required';
     };
 
-/** What removing a factor clears, records and emails; undefined when the member has none. */
-function factorRemoval(
+/** Which factor to remove: the app, the phone, or one passkey by its public id. */
+export type FactorToRemove = { factor: 'app' | 'sms' } | { factor: 'passkey'; passkeyId: string };
+
+interface FactorRemoval {
+  cleared: Partial<User>;
+  /** Whether the member has a second factor left after it. */
+  factorsLeft: boolean;
+  kind: SecurityEventKind;
+  email: EmailContent;
+  /** The passkey's row, deleted with it. */
+  passkeyRowId?: number;
+}
+
+/**
+ * What removing a factor clears, records and emails; undefined when the member has none. Run it
+ * under the user's row lock.
+ */
+async function factorRemoval(
+  transaction: Database,
   user: User,
-  factor: SecondFactor,
+  target: FactorToRemove,
   publicOrigin: string,
-):
-  | { cleared: typeof NO_PHONE | typeof NO_APP; kind: SecurityEventKind; email: EmailContent }
-  | undefined {
-  if (factor === 'app') {
+): Promise<FactorRemoval | undefined> {
+  const othersThan = (factor: SecondFactor) =>
+    secondFactors(user).some((other) => other !== factor);
+  if (target.factor === 'passkey') {
+    const passkey = await findPasskey(transaction, user.id, target.passkeyId);
+    if (!passkey) return undefined;
+    return {
+      cleared: { passkeyCount: user.passkeyCount - 1 },
+      factorsLeft: user.passkeyCount > 1 || othersThan('passkey'),
+      kind: 'passkey_removed',
+      email: passkeyRemovedEmail(publicOrigin, passkey.name),
+      passkeyRowId: passkey.id,
+    };
+  }
+  if (target.factor === 'app') {
     if (user.totpConfirmedAt === null) return undefined;
     return {
       cleared: NO_APP,
+      factorsLeft: othersThan('app'),
       kind: 'authenticator_app_removed',
       email: authenticatorAppRemovedEmail(publicOrigin),
     };
@@ -879,25 +925,26 @@ function factorRemoval(
   if (user.mfaPhone === null) return undefined;
   return {
     cleared: NO_PHONE,
+    factorsLeft: othersThan('sms'),
     kind: 'two_step_phone_removed',
     email: twoStepPhoneRemovedEmail(publicOrigin, phoneLastDigits(user.mfaPhone)),
   };
 }
 
 /**
- * DELETE /mfa/app and DELETE /mfa/phone: removes one second factor of the member, with what was
- * being set up for it (a new app's secret; a number being confirmed, and the texted codes not
- * used yet), proved with the current password (counted by the lockout). Refused where the company
- * requires two-step verification and it is the member's only factor. Elsewhere, removing the only
- * factor turns two-step verification off as `DELETE /mfa` does: the recovery codes and the
- * remembered devices go, and the offer then waits 30 days. Recorded and emailed, in one
- * transaction.
+ * DELETE /mfa/app, DELETE /mfa/phone and DELETE /mfa/passkeys/:id: removes one second factor of
+ * the member, with what was being set up for it (a new app's secret; a number being confirmed,
+ * and the texted codes not used yet), proved with the current password (counted by the lockout).
+ * Refused where the company requires two-step verification and it is the member's last factor.
+ * Elsewhere, removing the last factor turns two-step verification off as `DELETE /mfa` does: the
+ * recovery codes and the remembered devices go, and the offer then waits 30 days. Recorded and
+ * emailed, in one transaction.
  */
 export function removeSecondFactor(
   database: Database,
   clock: Clock,
   user: User,
-  factor: SecondFactor,
+  target: FactorToRemove,
   input: CurrentPasswordInput & { companyRequiresMfa: boolean },
 ): Promise<RemoveFactorResult> {
   return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, async () => {
@@ -905,9 +952,10 @@ export function removeSecondFactor(
     return database.transaction(async (transaction): Promise<RemoveFactorResult> => {
       const now = clock.now();
       const current = await lockedUser(transaction, user.id);
-      const removal = current && factorRemoval(current, factor, input.publicOrigin);
+      const removal =
+        current && (await factorRemoval(transaction, current, target, input.publicOrigin));
       if (!current || !removal) return { removed: false, reason: 'not_enrolled' };
-      const onlyFactor = secondFactors(current).length === 1;
+      const onlyFactor = !removal.factorsLeft;
       if (input.companyRequiresMfa && onlyFactor) {
         return { removed: false, reason: 'last_factor_required' };
       }
@@ -922,12 +970,17 @@ export function removeSecondFactor(
         .update(users)
         .set({
           ...removal.cleared,
-          ...(current.lastSecondFactor === factor ? { lastSecondFactor: null } : {}),
+          ...(current.lastSecondFactor === target.factor && onlyFactorOfItsKind(current, target)
+            ? { lastSecondFactor: null }
+            : {}),
           ...(onlyFactor ? { mfaDeclinedAt: now } : {}),
           updatedAt: now,
         })
         .where(eq(users.id, current.id));
-      if (factor === 'sms') {
+      if (removal.passkeyRowId !== undefined) {
+        await transaction.delete(passkeys).where(eq(passkeys.id, removal.passkeyRowId));
+      }
+      if (target.factor === 'sms') {
         // Voided, not deleted: their wrong tries still count toward the account's cap, which
         // guards the factors that remain.
         await transaction
@@ -951,4 +1004,9 @@ export function removeSecondFactor(
       return { removed: true };
     });
   });
+}
+
+/** Whether the factor removed leaves none of its kind (a member may have several passkeys). */
+function onlyFactorOfItsKind(user: Pick<User, 'passkeyCount'>, target: FactorToRemove): boolean {
+  return target.factor !== 'passkey' || user.passkeyCount === 1;
 }

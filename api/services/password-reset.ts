@@ -14,6 +14,7 @@ import type { Clock } from './clock.ts';
 import { UNLOCKED_STATE } from './lockout.ts';
 import { NO_SECOND_FACTORS, resumeOneTimeCodes } from './mfa.ts';
 import { enqueueEmail } from './outbox.ts';
+import { deletePasskeys } from './passkey-store.ts';
 import { deleteRecoveryCodes } from './recovery-codes.ts';
 import { checkPasswordPolicy, hashPassword } from './passwords.ts';
 import { forgetRememberedDevices } from './remembered-devices.ts';
@@ -120,6 +121,7 @@ export async function resetPassword(
     if (user.emailVerifiedAt === null) {
       // Whoever enrolled those factors may have made recovery codes with them.
       await deleteRecoveryCodes(transaction, user.id);
+      await deletePasskeys(transaction, user.id);
       await recordSecurityEvent(transaction, {
         userId: user.id,
         kind: 'email_verified',

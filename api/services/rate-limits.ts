@@ -132,6 +132,35 @@ export const MFA_APP_SETUP_PER_USER: RateLimitRule = {
   windowMs: HOUR,
 };
 
+/** Passkey ceremonies a member starts (registration and second-step options), per hour. */
+export const MFA_PASSKEY_OPTIONS_PER_USER: RateLimitRule = {
+  name: 'mfa_passkey_options:user',
+  limit: 30,
+  windowMs: HOUR,
+};
+
+/** Removals of a passkey (DELETE /mfa/passkeys/:id), as of the app. */
+export const MFA_PASSKEY_REMOVAL_PER_USER: RateLimitRule = {
+  name: 'mfa_passkey_removal:user',
+  limit: 10,
+  windowMs: HOUR,
+};
+export const MFA_PASSKEY_REMOVAL_PER_IP: RateLimitRule = {
+  name: 'mfa_passkey_removal:ip',
+  limit: 30,
+  windowMs: HOUR,
+};
+
+/**
+ * Sign-ins with a passkey alone, per address: the options (each a stored challenge) and the
+ * answers counted together.
+ */
+export const PASSKEY_SIGN_IN_PER_IP: RateLimitRule = {
+  name: 'passkey_sign_in:ip',
+  limit: 60,
+  windowMs: 15 * MINUTE,
+};
+
 /** Removals of the authenticator app (DELETE /mfa/app): each checks the current password. */
 export const MFA_APP_REMOVAL_PER_USER: RateLimitRule = {
   name: 'mfa_app_removal:user',

@@ -123,3 +123,29 @@ export const rememberDeviceField = z
   .literal('yes')
   .nullish()
   .transform((value) => value === 'yes');
+
+/** What a passkey is called in the member's list (docs/PRODUCT.md §5): 1 to 60 characters. */
+export const passkeyNameField = formText(
+  z
+    .string()
+    .trim()
+    .min(1, 'Enter a name for the passkey')
+    .max(60, 'The name must be 60 characters or fewer'),
+  unsavableCharacterMessage('Name'),
+);
+
+/**
+ * The browser's answer to a passkey ceremony, as the JSON text of `PublicKeyCredential.toJSON()`;
+ * its shape is the API's to check. Bounded, as every field.
+ */
+export const passkeyCredentialField = z
+  .string()
+  .max(32_768)
+  .transform((text, context): unknown => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      context.addIssue({ code: 'custom', message: 'The passkey answer is not readable' });
+      return z.NEVER;
+    }
+  });

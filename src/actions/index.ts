@@ -5,6 +5,15 @@ import { endOtherSessions, endSession, forgetDevice } from './devices';
 import { changeEmail, confirmEmail, resendConfirmation } from './email';
 import { enroll, requestCode, skip, verifyRecoveryCode, verify } from './mfa';
 import { changePassword, requestPasswordReset, resetPassword } from './password';
+import {
+  addPasskey,
+  registrationOptions,
+  removePasskey,
+  signInOptions,
+  signInWithPasskey,
+  stepOptions,
+  verifyPasskey,
+} from './passkeys';
 import { confirmPhone, removePhone, turnOffTwoStep } from './phone';
 import { saveContact, saveInterests, saveProfile } from './profile';
 import { addNote, cancel, create } from './requests';
@@ -28,6 +37,9 @@ export const server = {
     removeApp,
     removePhone,
     renewRecoveryCodes,
+    passkeyOptions: registrationOptions,
+    addPasskey,
+    removePasskey,
   },
   auth: {
     signIn,
@@ -38,8 +50,18 @@ export const server = {
     unlockAccount,
     requestUnlockLink,
     confirmEmail,
+    passkeyOptions: signInOptions,
+    signInWithPasskey,
   },
-  mfa: { enroll, requestCode, verify, verifyRecoveryCode, skip },
+  mfa: {
+    enroll,
+    requestCode,
+    verify,
+    verifyRecoveryCode,
+    passkeyOptions: stepOptions,
+    verifyPasskey,
+    skip,
+  },
   profile: { saveInterests, saveContact, saveProfile },
   requests: { create, addNote, cancel },
   uploads: { createDirectUpload },

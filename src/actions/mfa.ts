@@ -33,7 +33,7 @@ import {
 } from './fields';
 
 /** Where a member goes once the MFA step is settled: the welcome pages after sign-up, else on. */
-function afterMfaStep(context: ActionAPIContext): Navigation {
+export function afterMfaStep(context: ActionAPIContext): Navigation {
   const { expiresAt } = context.locals.session;
   if (expiresAt) writeMfaStep(context.cookies, undefined, expiresAt);
   if (isOnboarding(context.cookies)) return { redirectTo: paths.aboutUs };
@@ -80,12 +80,13 @@ async function textCode(context: ActionAPIContext): Promise<CodeSent> {
 export async function checkCodeAndKeepToken(
   context: ActionAPIContext,
   check: (api: ApiClient) => Promise<StepPassed>,
+  fallbackMessage: string = mfaVerifyFallbackMessage,
 ): Promise<StepPassed> {
   let passed: StepPassed;
   try {
     passed = await check(await context.locals.api());
   } catch (error) {
-    throw apiFailure(error, mfaVerifyFallbackMessage, { otp: 'code' });
+    throw apiFailure(error, fallbackMessage, { otp: 'code', name: 'name' });
   }
   const { expiresAt } = context.locals.session;
   if (!passed.mfaToken || !expiresAt) {

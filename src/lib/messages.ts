@@ -69,6 +69,24 @@ export const phoneRemovedMessage =
 export const recoveryCodesFallbackMessage =
   'Unable to make new recovery codes at this time. Please try again later.';
 export const recoveryCodeFallbackMessage = 'Unable to check the recovery code at this time.';
+
+/** Passkeys (docs/PRODUCT.md §11.2). */
+export const passkeyAddFallbackMessage = 'Unable to add the passkey at this time.';
+export const passkeyRemoveFallbackMessage = 'Unable to remove the passkey at this time.';
+export const passkeyStepFallbackMessage = 'Unable to check the passkey at this time.';
+export const passkeySignInFallbackMessage = 'Unable to sign in with a passkey at this time.';
+/** The browser's dialog was closed, or timed out, without a passkey chosen. */
+export const passkeyCancelledMessage = 'No passkey was used. Try again, or use another way.';
+/** The browser cannot use passkeys at all. */
+export const passkeyUnsupportedMessage =
+  'This browser cannot use passkeys. Use another way, or another browser.';
+/** This authenticator holds one of the member's passkeys already. */
+export const passkeyAlreadyAddedMessage = 'This device already holds a passkey for your account.';
+export const passkeyAddedMessage = 'Passkey added. You can now sign in with it.';
+export const passkeyRemovedMessage = 'Passkey removed.';
+/** Said where JavaScript is off, beside the ways that work without it. */
+export const passkeysNeedJavaScriptMessage =
+  'Passkeys need JavaScript, which is off in this browser.';
 /** At or under this many recovery codes left, the member is asked to make new ones. */
 export const recoveryCodesLowCount = 3;
 /** The toast after signing in with a recovery code: how many are left, and what to do when few. */
@@ -142,6 +160,8 @@ const sentenceOfEachKind = {
   two_step_phone_removed: 'Two-step verification phone removed',
   recovery_codes_renewed: 'New recovery codes made',
   recovery_code_used: 'Signed in with a recovery code',
+  passkey_added: 'Passkey added',
+  passkey_removed: 'Passkey removed',
   device_remembered: 'Device remembered for 30 days',
   remembered_device_forgotten: 'Remembered device forgotten',
   session_ended: 'A device was signed out',

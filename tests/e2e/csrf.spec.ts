@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { expect, test } from '@playwright/test';
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/server';
 import { totpCodeAt, totpStep } from '../../api/services/totp.ts';
+import { decodeActionData } from '../../src/islands/island-actions';
+import {
+  createSoftwareAuthenticator,
+  type SoftwareAuthenticator,
+} from '../support/software-authenticator';
 import { newPerson } from './support/accounts';
 import { anonymousVisitor, type HttpVisitor } from './support/http-visitor';
 import { member } from './support/journeys';
@@ -74,7 +83,41 @@ interface SharedVictims {
   addingPhone?: { visitor: HttpVisitor; password: string };
   /** A new member setting up an authenticator app from the Account area, and their words. */
   addingApp?: { visitor: HttpVisitor; email: string; password: string };
+  /** A new member adding a passkey, their words, and the device that holds it. */
+  addingPasskey?: {
+    visitor: HttpVisitor;
+    email: string;
+    password: string;
+    device: SoftwareAuthenticator;
+  };
 }
+
+/**
+ * An island's call of an action with the visitor's own token, read as the island reads it: how
+ * the tests get the WebAuthn options a ceremony needs.
+ */
+async function islandCall(visitor: HttpVisitor, name: string): Promise<unknown> {
+  const answer = await visitor.send(`/_actions/${name}`, {
+    method: 'POST',
+    headers: {
+      origin: visitor.origin,
+      'sec-fetch-site': 'same-origin',
+      'x-xsrf-token': visitor.xsrfToken(),
+    },
+    body: new FormData(),
+  });
+  expect(answer.status, name).toBe(200);
+  return decodeActionData(await answer.text());
+}
+
+/** The ceremony's options an options action answered. */
+async function passkeyOptions<Options>(visitor: HttpVisitor, name: string): Promise<Options> {
+  const { options } = (await islandCall(visitor, name)) as { options: Options };
+  return options;
+}
+
+/** Where a passkey answers from: the portal's origin, served as localhost (browsers refuse IPs). */
+const passkeyOrigin = (visitor: HttpVisitor) => visitor.origin.replace('127.0.0.1', 'localhost');
 
 const aToken = 'a'.repeat(43);
 const phone = '(555) 010-0199';
@@ -604,6 +647,103 @@ const actions: Record<string, ActionUnderAttack> = {
       };
     },
   },
+  // A new member of its own adds a passkey: the options first, then the device's answer to them.
+  'account.passkeyOptions': {
+    victim: 'visitor',
+    prepare: async ({ victim }, shared) => {
+      const account = await signedUpPerson(victim.origin);
+      const skipped = await account.visitor.postForm('/mfa-enrollment?_action=mfa.skip', {});
+      expect(skipped.status, 'the phone offer skipped').toBe(303);
+      shared.addingPasskey = { ...account, device: createSoftwareAuthenticator() };
+      takeCookiesOf(victim, account.visitor);
+      return { page: '/account/security', fields: {}, written: () => Promise.resolve(0) };
+    },
+  },
+  'account.addPasskey': {
+    victim: 'visitor',
+    prepare: async ({ victim }, shared) => {
+      const { addingPasskey } = shared;
+      if (!addingPasskey) throw new Error('account.passkeyOptions signs a member up first');
+      takeCookiesOf(victim, addingPasskey.visitor);
+      // The passkey renews the session's mfa token in this browser: the next ones go on here.
+      shared.addingPasskey = { ...addingPasskey, visitor: victim };
+      const options = await passkeyOptions<PublicKeyCredentialCreationOptionsJSON>(
+        victim,
+        'account.passkeyOptions',
+      );
+      const credential = addingPasskey.device.register(options, passkeyOrigin(victim));
+      return {
+        page: '/account/security',
+        fields: { name: 'Forged laptop', credential: JSON.stringify(credential) },
+        written: async () =>
+          (await (await victim.send('/account/security')).text()).includes('Forged laptop'),
+      };
+    },
+  },
+  // The same member signs in again elsewhere, up to the MFA step, and takes it with the passkey.
+  'mfa.passkeyOptions': {
+    victim: 'visitor',
+    prepare: async ({ victim }, { addingPasskey }) => {
+      if (!addingPasskey) throw new Error('account.passkeyOptions signs a member up first');
+      takeCookiesOf(victim, await signedInAs(victim.origin, addingPasskey));
+      return { page: '/mfa-enrollment', fields: {}, written: () => Promise.resolve(0) };
+    },
+  },
+  'mfa.verifyPasskey': {
+    victim: 'visitor',
+    prepare: async ({ victim }, { addingPasskey }) => {
+      if (!addingPasskey) throw new Error('account.passkeyOptions signs a member up first');
+      takeCookiesOf(victim, await signedInAs(victim.origin, addingPasskey));
+      const options = await passkeyOptions<PublicKeyCredentialRequestOptionsJSON>(
+        victim,
+        'mfa.passkeyOptions',
+      );
+      const credential = addingPasskey.device.authenticate(options, passkeyOrigin(victim));
+      return {
+        page: '/mfa-enrollment',
+        fields: { credential: JSON.stringify(credential) },
+        written: () => landing(victim, '/dashboard'),
+      };
+    },
+  },
+  // A visitor signs in with the passkey alone (login CSRF with someone's passkey answer).
+  'auth.passkeyOptions': {
+    victim: 'visitor',
+    prepare: () => ({ page: '/sign-in', fields: {}, written: () => Promise.resolve(0) }),
+  },
+  'auth.signInWithPasskey': {
+    victim: 'visitor',
+    prepare: async ({ victim }, { addingPasskey }) => {
+      if (!addingPasskey) throw new Error('account.passkeyOptions signs a member up first');
+      const options = await passkeyOptions<PublicKeyCredentialRequestOptionsJSON>(
+        victim,
+        'auth.passkeyOptions',
+      );
+      const credential = addingPasskey.device.authenticate(options, passkeyOrigin(victim));
+      return {
+        page: '/sign-in',
+        fields: { credential: JSON.stringify(credential) },
+        written: () => landing(victim, '/dashboard'),
+      };
+    },
+  },
+  // The first browser removes the passkey with the password.
+  'account.removePasskey': {
+    victim: 'visitor',
+    prepare: async ({ victim }, { addingPasskey }) => {
+      if (!addingPasskey) throw new Error('account.passkeyOptions signs a member up first');
+      takeCookiesOf(victim, addingPasskey.visitor);
+      const page = await (await victim.send('/account/security')).text();
+      const passkeyId = /name="passkey_id" value="([^"]+)"/.exec(page)?.[1];
+      expect(passkeyId, 'the passkey is listed').toBeTruthy();
+      return {
+        page: '/account/security',
+        fields: { passkey_id: passkeyId ?? '', current_password: addingPasskey.password },
+        written: async () =>
+          (await (await victim.send('/account/security')).text()).includes('name="passkey_id"'),
+      };
+    },
+  },
   // A new member of its own with a phone (confirmed as above), who removes it.
   'account.removePhone': {
     victim: 'visitor',
@@ -827,7 +967,14 @@ async function requestLinks(member: HttpVisitor): Promise<string[]> {
 }
 
 /** Actions whose writes the site shows nowhere: only their forgeries' 403 can be checked. */
-const writesNothingVisible = new Set(['uploads.createDirectUpload', 'account.setUpApp']);
+const writesNothingVisible = new Set([
+  'uploads.createDirectUpload',
+  'account.setUpApp',
+  // A challenge each, which only the ceremony's next call can tell: the one after it spends it.
+  'account.passkeyOptions',
+  'mfa.passkeyOptions',
+  'auth.passkeyOptions',
+]);
 
 test('the list of attacked actions is every action src/actions/index.ts exports', () => {
   const source = readFileSync('src/actions/index.ts', 'utf8');
@@ -836,7 +983,8 @@ test('the list of attacked actions is every action src/actions/index.ts exports'
     ([, group = '', names = '']) =>
       names
         .split(',')
-        .map((name) => name.trim())
+        // `name` or `name: handler`
+        .map((name) => name.split(':')[0]?.trim() ?? '')
         .filter(Boolean)
         .map((name) => `${group}.${name}`),
   );

@@ -80,7 +80,7 @@ test('the sign-in page comes with its styles and scripts and breaks no content p
   // What the policy refused, if anything, is the first thing to read when the rest fails.
   expect.soft(violations).toEqual([]);
 
-  await expect(page.getByRole('button', { name: 'Sign in' })).not.toHaveCSS(
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).not.toHaveCSS(
     'background-color',
     chromiumButtonGrey,
   );

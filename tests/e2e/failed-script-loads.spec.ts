@@ -38,7 +38,7 @@ test('a script that fails to load once reloads the page once, and then it works'
   await expect(page).toHaveURL(/\/sign-in$/);
 
   // The island runs now: a submit with empty fields is checked in the page, without a reload.
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('Enter your email address');
   expect(loads()).toBe(2);
 });

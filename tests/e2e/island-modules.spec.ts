@@ -92,7 +92,7 @@ test('the sign-in form asks for all its modules at once, React and the form kit 
   expect(modules.failed()).toEqual([]);
 
   // The island runs: an empty submit is checked in the page.
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('Enter your email address');
 });
 

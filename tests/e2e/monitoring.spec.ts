@@ -113,7 +113,7 @@ test.describe('with a DSN', () => {
     await breakAction(page, 'auth.signIn');
     await page.getByLabel('Email address').fill('member@example.com');
     await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 
     await expect
       .poll(() => errorEvents(sink, unreadableAnswer).length, { timeout: 10_000 })

@@ -43,7 +43,7 @@ test.describe('signing in with JavaScript on', () => {
   test('empty fields are named in the summary and under each field', async ({ page }) => {
     await page.goto('/sign-in');
     await waitForHydration(page);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 
     const summary = page.getByRole('alert');
     await expect(summary.getByRole('link', { name: 'Enter your email address' })).toBeVisible();
@@ -56,7 +56,10 @@ test.describe('signing in with JavaScript on', () => {
 
   test('the form offers the password manager its fields', async ({ page }) => {
     await page.goto('/sign-in');
-    await expect(page.getByLabel('Email address')).toHaveAttribute('autocomplete', 'username');
+    await expect(page.getByLabel('Email address')).toHaveAttribute(
+      'autocomplete',
+      'username webauthn',
+    );
     await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute(
       'autocomplete',
       'current-password',

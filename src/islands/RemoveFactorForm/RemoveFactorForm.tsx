@@ -1,6 +1,7 @@
 import { actions } from '../island-actions';
 import {
   appRemoveFallbackMessage,
+  passkeyRemoveFallbackMessage,
   phoneRemoveFallbackMessage,
   twoStepTurnOffFallbackMessage,
 } from '../../lib/messages';
@@ -15,8 +16,10 @@ import { useFormAction } from '../use-form-action';
 export interface RemoveFactorFormProps {
   /** The signed double-submit token, echoed with the form. */
   readonly xsrfToken: string;
-  /** `all`: turns two-step verification off. `app`, `phone`: removes that factor alone. */
-  readonly factor: 'all' | 'app' | 'phone';
+  /** `all`: turns two-step verification off. `app`, `phone`, `passkey`: that factor alone. */
+  readonly factor: 'all' | 'app' | 'phone' | 'passkey';
+  /** The passkey to remove, with `factor` "passkey". */
+  readonly passkeyId?: string | undefined;
 }
 
 /** What each removal posts to, says, and calls its password field. */
@@ -39,6 +42,12 @@ const removals = {
     passwordId: 'remove-phone-password',
     button: 'Remove this phone',
   },
+  passkey: {
+    action: actions.account.removePasskey,
+    fallbackMessage: passkeyRemoveFallbackMessage,
+    passwordId: 'remove-passkey-password',
+    button: 'Remove this passkey',
+  },
 } as const;
 
 /**
@@ -47,11 +56,13 @@ const removals = {
  * does not need what is removed. The password is never shown again: its field is emptied as the
  * form is sent.
  */
-export default function RemoveFactorForm({ xsrfToken, factor }: RemoveFactorFormProps) {
+export default function RemoveFactorForm({ xsrfToken, factor, passkeyId }: RemoveFactorFormProps) {
   const removal = removals[factor];
+  // One form per passkey on the page: each password field needs an id of its own.
+  const passwordId = passkeyId ? `${removal.passwordId}-${passkeyId}` : removal.passwordId;
   const form = useFormAction(removal.action, {
     fallbackMessage: removal.fallbackMessage,
-    fields: [{ name: 'current_password', id: removal.passwordId }],
+    fields: [{ name: 'current_password', id: passwordId }],
   });
 
   return (
@@ -63,7 +74,8 @@ export default function RemoveFactorForm({ xsrfToken, factor }: RemoveFactorForm
     >
       <ErrorSummary errors={form.summary} />
       <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
-      <CurrentPasswordInput id={removal.passwordId} error={form.fieldError('current_password')} />
+      {passkeyId && <input type="hidden" name="passkey_id" value={passkeyId} />}
+      <CurrentPasswordInput id={passwordId} error={form.fieldError('current_password')} />
       <Button type="submit" variant="secondary" loading={form.pending}>
         {removal.button}
       </Button>

@@ -56,6 +56,26 @@ export async function signIn(
     body: { user: credentials, ...(deviceToken ? { device_token: deviceToken } : {}) },
     schema: signInAnswerSchema,
   });
+  return signedIn(data, headers);
+}
+
+/**
+ * docs/PRODUCT.md §7, §11.2: a passkey's answer to the challenge given with `challengeToken`
+ * signs in past the MFA step (`POST /api/v1/users/passkey-sign-in`).
+ */
+export async function signInWithPasskey(
+  api: ApiClient,
+  challengeToken: string,
+  credential: unknown,
+): Promise<SignedIn> {
+  const { data, headers } = await api.request('POST', '/api/v1/users/passkey-sign-in', {
+    body: { challenge_token: challengeToken, credential },
+    schema: signInAnswerSchema,
+  });
+  return signedIn(data, headers);
+}
+
+function signedIn(data: z.infer<typeof signInAnswerSchema>, headers: Headers): SignedIn {
   const token = /^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')?.[1];
   if (!token) throw new ApiError(502, undefined);
   return {
@@ -363,6 +383,8 @@ export const SECURITY_EVENT_KINDS = [
   'two_step_phone_removed',
   'recovery_codes_renewed',
   'recovery_code_used',
+  'passkey_added',
+  'passkey_removed',
   'device_remembered',
   'remembered_device_forgotten',
   'session_ended',

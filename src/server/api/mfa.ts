@@ -15,17 +15,17 @@ const mfaStatusSchema = z.object({
   recovery_codes_left: z.number().int().nonnegative().default(0),
 });
 
-/** A second factor the member may have: a phone for texted codes, an authenticator app. */
-export type SecondFactor = 'sms' | 'app';
+/** A second factor the member may have: a passkey, an authenticator app, a phone for texts. */
+export type SecondFactor = 'passkey' | 'sms' | 'app';
 
 function isSecondFactor(method: string): method is SecondFactor {
-  return method === 'sms' || method === 'app';
+  return method === 'passkey' || method === 'sms' || method === 'app';
 }
 
 export interface MfaStatus {
   /** The member has a second factor: this step verifies; otherwise it enrolls one. */
   readonly enrolled: boolean;
-  /** The member's second factors, the app first. */
+  /** The member's second factors, the one used last first, then passkeys, the app, the phone. */
   readonly methods: readonly SecondFactor[];
   /** This session has passed the step already. */
   readonly verified: boolean;
@@ -101,10 +101,10 @@ export interface StepPassed {
 /** The way the step was taken: a texted code, the authenticator app, or a recovery code. */
 export type StepMethod = SecondFactor | 'recovery_code';
 
-async function passStep(
+export async function passStep(
   api: ApiClient,
   path: string,
-  body: Record<string, string | boolean>,
+  body: Record<string, unknown>,
 ): Promise<StepPassed> {
   const { data, headers } = await api.request('POST', path, { body, schema: stepPassedSchema });
   return {

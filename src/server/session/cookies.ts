@@ -14,6 +14,7 @@ const baseNames = {
   flash: 'flash',
   onboarding: 'onboarding',
   rememberedDevice: 'remembered_device',
+  passkeyChallenge: 'passkey_challenge',
 } as const;
 
 export type CookieKey = keyof typeof baseNames;

@@ -19,7 +19,7 @@ export async function signIn(
 ): Promise<void> {
   await page.getByLabel('Email address').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** The page has no accessibility violations axe-core can find. */

@@ -1,0 +1,96 @@
+import { actions } from '../island-actions';
+import { loadPasskeyCeremonies } from '../passkeys/load-passkey-ceremonies';
+import { useState, type SubmitEvent } from 'react';
+import { passkeyAddFallbackMessage, passkeysNeedJavaScriptMessage } from '../../lib/messages';
+import { Button } from '../../ui/Button/Button';
+import { ErrorSummary, type ErrorSummaryItem } from '../../ui/ErrorSummary/ErrorSummary';
+import { TextInput } from '../../ui/TextInput/TextInput';
+import styles from '../account-form.module.css';
+import passkeyNote from '../passkeys/passkey-note.module.css';
+import { RecoveryCodeList } from '../RecoveryCodesForm/RecoveryCodeList';
+import { useHydrated } from '../use-hydrated';
+
+export interface AddPasskeyFormProps {
+  /** The signed double-submit token, echoed with each call. */
+  readonly xsrfToken: string;
+}
+
+const nameId = 'passkey-name';
+const nameMaxLength = 60;
+
+/** The rules of the name, checked before the browser's dialog, so no passkey is made for nothing. */
+function nameProblem(name: string): string | undefined {
+  if (name === '') return 'Enter a name for the passkey';
+  if (name.length > nameMaxLength) return 'The name must be 60 characters or fewer';
+  return undefined;
+}
+
+/**
+ * Adds a passkey to the member's account (docs/PRODUCT.md §11.2): the member names it, the
+ * browser makes it (the device asks for a fingerprint, a face or its screen lock), the API keeps
+ * it. A passkey needs JavaScript: until the island runs, the form says so in place of its button.
+ * The first strong factor brings recovery codes, shown here once.
+ */
+export default function AddPasskeyForm({ xsrfToken }: AddPasskeyFormProps) {
+  const hydrated = useHydrated();
+  const [pending, setPending] = useState(false);
+  const [errors, setErrors] = useState<readonly ErrorSummaryItem[]>([]);
+  const [codes, setCodes] = useState<readonly string[]>();
+
+  async function add(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const typed = new FormData(event.currentTarget).get('name');
+    const name = typeof typed === 'string' ? typed.trim() : '';
+    const problem = nameProblem(name);
+    if (problem) {
+      setErrors([{ fieldId: nameId, message: problem }]);
+      return;
+    }
+    setPending(true);
+    setErrors([]);
+    try {
+      const { addPasskey } = await loadPasskeyCeremonies();
+      const outcome = await addPasskey(actions, xsrfToken, name);
+      if ('redirectTo' in outcome) {
+        window.location.assign(outcome.redirectTo);
+        return;
+      }
+      if ('recoveryCodes' in outcome) setCodes(outcome.recoveryCodes);
+      if ('error' in outcome) {
+        const nameError = outcome.fieldErrors?.['name'];
+        setErrors([
+          nameError ? { fieldId: nameId, message: nameError } : { message: outcome.error },
+        ]);
+      }
+    } catch {
+      setErrors([{ message: passkeyAddFallbackMessage }]);
+    }
+    setPending(false);
+  }
+
+  if (codes) return <RecoveryCodeList codes={codes} />;
+  const nameError = errors.find((error) => error.fieldId === nameId)?.message;
+  return (
+    <form className={styles['form']} noValidate onSubmit={(event) => void add(event)}>
+      <ErrorSummary errors={errors} />
+      <TextInput
+        id={nameId}
+        label="Name of the passkey"
+        name="name"
+        required
+        autoComplete="off"
+        hint="So you can tell it apart later, like the device or the password manager it is kept in."
+        error={nameError}
+      />
+      {hydrated ? (
+        <Button type="submit" loading={pending}>
+          Add a passkey
+        </Button>
+      ) : (
+        <p className={passkeyNote['note']}>
+          {passkeysNeedJavaScriptMessage} Your other ways to sign in still work.
+        </p>
+      )}
+    </form>
+  );
+}
