@@ -141,7 +141,7 @@ export default defineConfig({
         ],
       },
     },
-    // The passkey ceremonies are built as a "worker" bundle (src/islands/passkeys), loaded as an
+    // The passkey ceremonies are built as a "worker" bundle (src/islands/passkey-ceremonies.ts), loaded as an
     // ES module on the page.
     worker: { format: 'es' },
     build: {

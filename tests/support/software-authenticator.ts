@@ -15,7 +15,7 @@ import type {
  * (another challenge, origin or rpId, an old counter, no user verification).
  */
 
-/** The authenticator data flags (WebAuthn §6.1). */
+/** The authenticator data flags (section 6.1 of the WebAuthn specification). */
 const FLAG = {
   userPresent: 0x01,
   userVerified: 0x04,

@@ -1,12 +1,12 @@
 import { actions } from '../island-actions';
-import { loadPasskeyCeremonies } from '../passkeys/load-passkey-ceremonies';
+import { loadPasskeyCeremonies } from '../load-passkey-ceremonies';
 import { useState, type SubmitEvent } from 'react';
 import { passkeyAddFallbackMessage, passkeysNeedJavaScriptMessage } from '../../lib/messages';
 import { Button } from '../../ui/Button/Button';
 import { ErrorSummary, type ErrorSummaryItem } from '../../ui/ErrorSummary/ErrorSummary';
 import { TextInput } from '../../ui/TextInput/TextInput';
 import styles from '../account-form.module.css';
-import passkeyNote from '../passkeys/passkey-note.module.css';
+import passkeyNote from '../passkey-note.module.css';
 import { RecoveryCodeList } from '../RecoveryCodesForm/RecoveryCodeList';
 import { useHydrated } from '../use-hydrated';
 

@@ -1,11 +1,11 @@
 import { actions } from '../island-actions';
-import { loadPasskeyCeremonies } from '../passkeys/load-passkey-ceremonies';
+import { loadPasskeyCeremonies } from '../load-passkey-ceremonies';
 import { useState, type SubmitEvent, type ReactNode } from 'react';
 import { passkeysNeedJavaScriptMessage, passkeyStepFallbackMessage } from '../../lib/messages';
 import { Button } from '../../ui/Button/Button';
 import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import styles from '../account-form.module.css';
-import passkeyNote from '../passkeys/passkey-note.module.css';
+import passkeyNote from '../passkey-note.module.css';
 import { useHydrated } from '../use-hydrated';
 
 export interface PasskeyStepFormProps {

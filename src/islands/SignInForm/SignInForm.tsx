@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { actions } from '../island-actions';
-import { loadPasskeyCeremonies } from '../passkeys/load-passkey-ceremonies';
-import type { CeremonyOutcome } from '../passkeys/passkey-ceremonies';
+import { loadPasskeyCeremonies } from '../load-passkey-ceremonies';
+import type { CeremonyOutcome } from '../passkey-ceremonies';
 import {
   passkeySignInFallbackMessage,
   passkeysNeedJavaScriptMessage,
@@ -14,7 +14,7 @@ import { TextInput } from '../../ui/TextInput/TextInput';
 import { useFormAction } from '../use-form-action';
 import { useHydrated } from '../use-hydrated';
 import styles from '../account-form.module.css';
-import passkeyNote from '../passkeys/passkey-note.module.css';
+import passkeyNote from '../passkey-note.module.css';
 
 export interface SignInFormProps {
   /** The signed double-submit token, echoed with the form. */

@@ -12,9 +12,9 @@ import {
   passkeySignInFallbackMessage,
   passkeyStepFallbackMessage,
   passkeyUnsupportedMessage,
-} from '../../lib/messages';
-import { xsrfFieldName } from '../../lib/xsrf-names';
-import type { actions as islandActions, IslandActionError } from '../island-actions';
+} from '../lib/messages';
+import { xsrfFieldName } from '../lib/xsrf-names';
+import type { actions as islandActions, IslandActionError } from './island-actions';
 
 /**
  * The islands' actions, passed in by the island that loads this module: importing them here
