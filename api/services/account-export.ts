@@ -11,6 +11,7 @@ import {
   sessions,
   type User,
 } from '../db/schema.ts';
+import { passkeysOf } from './passkey-store.ts';
 import { countUnusedRecoveryCodes } from './recovery-codes.ts';
 
 /** A file as the export lists it: what the member called it and how big it is, not its content. */
@@ -25,7 +26,7 @@ interface ExportedFile {
  * GET /users/current/export (docs/PRODUCT.md §11.2): everything the product keeps about the
  * member, as one JSON document: the profile, the requests with their timelines and the names and
  * sizes of their files, files not attached to anything, the sessions that are still live, the
- * unexpired remembered devices and the security events. Secrets are never part of it (password hash, token hashes, codes), nor the
+ * unexpired remembered devices, the passkeys and the security events. Secrets are never part of it (password hash, token hashes, codes), nor the
  * internal row ids. Read in one repeatable-read transaction, so the parts agree with each other.
  */
 export async function exportAccount(database: Database, user: User, now: Date) {
@@ -77,6 +78,7 @@ export async function exportAccount(database: Database, user: User, now: Date) {
         .where(and(eq(rememberedDevices.userId, user.id), gt(rememberedDevices.expiresAt, now)))
         .orderBy(desc(rememberedDevices.createdAt), desc(rememberedDevices.id));
       const recoveryCodesLeft = await countUnusedRecoveryCodes(transaction, user.id);
+      const memberPasskeys = await passkeysOf(transaction, user.id);
       const events = await transaction
         .select()
         .from(securityEvents)
@@ -144,6 +146,13 @@ export async function exportAccount(database: Database, user: User, now: Date) {
           last_used_at: device.lastUsedAt?.toISOString() ?? null,
           expires_at: device.expiresAt.toISOString(),
           user_agent: device.userAgent,
+        })),
+        // What the member named and when each was used, never the credential or its key.
+        passkeys: memberPasskeys.map((passkey) => ({
+          name: passkey.name,
+          added_at: passkey.createdAt.toISOString(),
+          last_used_at: passkey.lastUsedAt?.toISOString() ?? null,
+          backed_up: passkey.backedUp,
         })),
         security_events: events.map((event) => ({
           kind: event.kind,

@@ -1052,3 +1052,25 @@ describe('passkeys end with two-step verification', () => {
     });
   });
 });
+
+describe('the data export', () => {
+  it('lists the passkeys by name and use, without their credential or public key', async () => {
+    const { account, token, mfaToken, credentialId } = await memberWithPasskey();
+    const [row] = await passkeysOf(account.user.id);
+
+    const response = await api.call('GET', '/api/v1/users/current/export', { token, mfaToken });
+
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect((JSON.parse(text) as { passkeys: unknown }).passkeys).toEqual([
+      {
+        name: row?.name,
+        added_at: row?.createdAt.toISOString(),
+        last_used_at: null,
+        backed_up: false,
+      },
+    ]);
+    expect(text).not.toContain(credentialId);
+    expect(text).not.toContain(row?.publicKey ?? 'no row');
+  });
+});
