@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { MFA_TOKEN_HEADER, requireSession } from '../http/authentication.ts';
 import { clientAddress, requestOrigin } from '../http/client-address.ts';
@@ -100,6 +100,18 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin, factorSecrets } = dependencies;
   const party = relyingParty(publicOrigin, PRODUCT_NAME);
   const session = requireSession(dependencies, { allowUnverifiedMfa: true });
+  /**
+   * Adding or changing a factor: once the member has one, only a session that proved it may, or
+   * a stolen password would be enough to move the second step to the thief's phone, app or
+   * passkey. Checked before the body is read.
+   */
+  const provedOnceEnrolled: MiddlewareHandler<ApiEnv> = async (c, next) => {
+    if (hasEnrolledMfa(c.get('user')) && !c.get('mfaVerified')) {
+      return errorResponse(c, 401, ErrorMessage.mfaRequired);
+    }
+    await next();
+    return undefined;
+  };
 
   /** DELETE /mfa/app, /mfa/phone and /mfa/passkeys/:id: one factor removed, by the same rules. */
   async function removeFactor(c: Context<ApiEnv>, target: FactorToRemove, currentPassword: string) {
@@ -134,13 +146,8 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
         mfaStatus(user, c.get('companyRequiresMfa'), c.get('mfaVerified'), recoveryCodesLeft),
       );
     })
-    .post('/', session, jsonBody(enrollBody), async (c) => {
+    .post('/', session, provedOnceEnrolled, jsonBody(enrollBody), async (c) => {
       const user = c.get('user');
-      // Changing an enrolled phone takes a session verified with it, or a stolen password
-      // would be enough to move the second factor to the thief's phone.
-      if (hasEnrolledMfa(user) && !c.get('mfaVerified')) {
-        return errorResponse(c, 401, ErrorMessage.mfaRequired);
-      }
       const phone = normaliseUsPhoneNumber(c.req.valid('json').mfa_number);
       if (phone === null) return errorResponse(c, 422, INVALID_US_PHONE_NUMBER, 'mfa_number');
       await setPendingMfaPhone(db, clock, user.id, phone);
@@ -192,12 +199,8 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
       if (!result.verified) return refusedCode(c, result);
       return verifiedAnswer(c, result);
     })
-    .post('/app', session, async (c) => {
+    .post('/app', session, provedOnceEnrolled, async (c) => {
       const user = c.get('user');
-      // As for the phone: with a factor confirmed, only a session that proved one adds another.
-      if (hasEnrolledMfa(user) && !c.get('mfaVerified')) {
-        return errorResponse(c, 401, ErrorMessage.mfaRequired);
-      }
       const refusal = await tooManyRequests(
         c,
         dependencies,
@@ -207,11 +210,8 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
       if (refusal) return refusal;
       return c.json(await startAppSetup(db, clock, factorSecrets, user));
     })
-    .post('/app/confirm', session, jsonBody(appCodeBody), async (c) => {
+    .post('/app/confirm', session, provedOnceEnrolled, jsonBody(appCodeBody), async (c) => {
       const user = c.get('user');
-      if (hasEnrolledMfa(user) && !c.get('mfaVerified')) {
-        return errorResponse(c, 401, ErrorMessage.mfaRequired);
-      }
       const refusal = await tooManyRequests(c, dependencies, MFA_VERIFY_PER_USER, String(user.id));
       if (refusal) return refusal;
       const { otp, remember_device: remember } = c.req.valid('json');
@@ -273,12 +273,8 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
     .get('/passkeys', requireSession(dependencies), async (c) =>
       c.json({ passkeys: await listPasskeys(db, c.get('user').id) }),
     )
-    .post('/passkeys/registration-options', session, async (c) => {
+    .post('/passkeys/registration-options', session, provedOnceEnrolled, async (c) => {
       const user = c.get('user');
-      // As for the app: with a factor confirmed, only a session that proved one adds another.
-      if (hasEnrolledMfa(user) && !c.get('mfaVerified')) {
-        return errorResponse(c, 401, ErrorMessage.mfaRequired);
-      }
       const refusal = await tooManyRequests(
         c,
         dependencies,
@@ -290,11 +286,7 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
         options: await registrationOptions(db, clock, party, user, c.get('session').id),
       });
     })
-    .post('/passkeys', session, jsonBody(addPasskeyBody), async (c) => {
-      const user = c.get('user');
-      if (hasEnrolledMfa(user) && !c.get('mfaVerified')) {
-        return errorResponse(c, 401, ErrorMessage.mfaRequired);
-      }
+    .post('/passkeys', session, provedOnceEnrolled, jsonBody(addPasskeyBody), async (c) => {
       const { name: typed, credential, remember_device: remember } = c.req.valid('json');
       const name = typed.trim();
       if (name === '') return errorResponse(c, 422, ErrorMessage.passkeyNameMissing, 'name');

@@ -1074,3 +1074,57 @@ describe('the data export', () => {
     expect(text).not.toContain(row?.publicKey ?? 'no row');
   });
 });
+
+describe('limits on passkey ceremonies', () => {
+  /** An answer of the right shape that no passkey made: refused (401), but counted. */
+  const wellFormedAnswer = {
+    id: 'AAAA',
+    rawId: 'AAAA',
+    type: 'public-key',
+    response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+    clientExtensionResults: {},
+  };
+
+  it('answers 429 to the 61st sign-in with a passkey alone from one address in 15 minutes, options and answers counted together', async () => {
+    const clientAddress = `198.51.100.${randomInt(1, 255)}`;
+    for (let attempt = 0; attempt < 60; attempt += 1) {
+      const path =
+        attempt % 2 === 0
+          ? '/api/v1/users/passkey-sign-in/options'
+          : '/api/v1/users/passkey-sign-in';
+      const body = attempt % 2 === 0 ? {} : { challenge_token: 'x', credential: wellFormedAnswer };
+      const response = await api.call('POST', path, { body, clientAddress });
+      expect(response.status).not.toBe(429);
+    }
+
+    const refused = await api.call('POST', '/api/v1/users/passkey-sign-in/options', {
+      body: {},
+      clientAddress,
+    });
+
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('Retry-After')).toMatch(/^\d+$/);
+    const elsewhere = await api.call('POST', '/api/v1/users/passkey-sign-in/options', { body: {} });
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it('answers 429 to a member’s 31st passkey ceremony in an hour, registration and step together', async () => {
+    const { session } = await memberWithPhone();
+    for (let ceremony = 0; ceremony < 30; ceremony += 1) {
+      const path =
+        ceremony % 2 === 0
+          ? '/api/v1/mfa/passkeys/registration-options'
+          : '/api/v1/mfa/passkeys/authentication-options';
+      const response = await api.call('POST', path, { ...session, body: {} });
+      expect(response.status).not.toBe(429);
+    }
+
+    const refused = await api.call('POST', '/api/v1/mfa/passkeys/registration-options', {
+      ...session,
+      body: {},
+    });
+
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('Retry-After')).toMatch(/^\d+$/);
+  });
+});
