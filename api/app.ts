@@ -14,6 +14,7 @@ import {
   withRequestId,
 } from './logger.ts';
 import { errorResponse, ErrorMessage } from './http/errors.ts';
+import { createBatchRoutes } from './routes/batch.ts';
 import { createCompaniesRoutes } from './routes/companies.ts';
 import { createAttachmentsRoutes } from './routes/attachments.ts';
 import { createDashboardRoutes } from './routes/dashboard.ts';
@@ -47,7 +48,12 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
     .route('/request_categories', createRequestCategoriesRoutes(dependencies))
     .route('/direct_uploads', createDirectUploadsRoutes(dependencies))
     .route('/attachments', createAttachmentsRoutes(dependencies))
-    .route('/companies', createCompaniesRoutes(dependencies));
+    .route('/companies', createCompaniesRoutes(dependencies))
+    // Its reads go through the whole app, as if each had been sent alone.
+    .route(
+      '/batch',
+      createBatchRoutes(dependencies, () => app),
+    );
   // Development only: without the option the path does not exist (404 "Not found.").
   if (dependencies.outboxViewer) v1.route('/outbox', createOutboxRoutes(dependencies));
 
@@ -55,14 +61,16 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
   // The caller's request id (the web server's, when it is a trusted proxy) on every log line of
   // this call and in the answer; called in-process, the web server's request is already known.
   app.use(async (c, next) => {
+    const inProcess = currentRequestId();
     const requestId =
-      currentRequestId() ??
+      inProcess ??
       requestIdFor(
         c.req.header(requestIdHeader),
         isFromTrustedProxy(c, dependencies.trustedProxies),
       );
     c.header('X-Request-Id', requestId);
-    await withRequestId(requestId, next);
+    // In-process, the call is part of the page's request, which counts its statements.
+    await (inProcess === undefined ? withRequestId(requestId, next) : next());
   });
   app.use(async (c, next) => {
     await next();

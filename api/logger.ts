@@ -10,6 +10,8 @@ import pino, { type Logger } from 'pino';
 
 interface RequestContext {
   readonly requestId: string;
+  /** SQL statements sent for this request so far, by the embedded API or the API's own server. */
+  databaseStatements: number;
 }
 
 /**
@@ -31,7 +33,26 @@ export function currentRequestId(): string | undefined {
 
 /** Runs `work` (and everything it starts) as part of the request with this id. */
 export function withRequestId<T>(requestId: string, work: () => T): T {
-  return requestContext.run({ requestId }, work);
+  return requestContext.run({ requestId, databaseStatements: 0 }, work);
+}
+
+/** The request being served, to carry on with it where an event loses track (a socket's close). */
+export function currentRequestContext(): RequestContext | undefined {
+  return requestContext.getStore();
+}
+
+/** Runs `work` as part of a request already started (see `currentRequestContext`). */
+export function withRequestContext<T>(context: RequestContext, work: () => T): T {
+  return requestContext.run(context, work);
+}
+
+/**
+ * Counts one SQL statement against the request being served. The database clients call it for
+ * every statement (api/db/client.ts), so a request's log line says how many its page cost.
+ */
+export function countDatabaseStatement(): void {
+  const context = requestContext.getStore();
+  if (context) context.databaseStatements += 1;
 }
 
 /** A new request id: a random UUID, short enough to read out over the phone in part. */

@@ -13,10 +13,12 @@ import { clientAddressFrom } from '../api/http/client-address.ts';
 import { runShutdownTasks } from '../api/shutdown.ts';
 import { productionConveniencesLine } from '../api/settings.ts';
 import {
+  currentRequestContext,
   loggablePath,
   logger,
   requestIdFor,
   requestIdHeader,
+  withRequestContext,
   withRequestId,
 } from '../api/logger.ts';
 import { clientAddressHeader } from '../src/lib/internal-headers.ts';
@@ -186,22 +188,33 @@ function identifyRequest(request, response) {
   );
   request.headers[requestIdHeader] = requestId;
   response.setHeader('X-Request-Id', requestId);
+  return requestId;
+}
+
+/**
+ * Logs the request's last line once its answer is done: how it ended, how long it took, and how
+ * many SQL statements the embedded API sent for it (docs/PERFORMANCE.md).
+ */
+function logWhenDone(request, response) {
   const startedAt = performance.now();
+  const context = currentRequestContext();
   response.once('close', () => {
-    withRequestId(requestId, () => {
+    withRequestContext(context, () => {
       logger.info(
         {
           method: request.method,
           path: loggablePath(request.url ?? '/'),
           status: response.statusCode,
           durationMs: Math.round(performance.now() - startedAt),
+          ...(context.databaseStatements > 0
+            ? { databaseStatements: context.databaseStatements }
+            : {}),
           ...(response.writableFinished ? {} : { aborted: true }),
         },
         'request',
       );
     });
   });
-  return requestId;
 }
 
 let stopping = false;
@@ -210,6 +223,7 @@ const server = createServer((request, response) => {
   // A stopping server answers what it was sent, then lets the connection go.
   if (stopping) response.setHeader('connection', 'close');
   withRequestId(identifyRequest(request, response), () => {
+    logWhenDone(request, response);
     if (refuseOtherHosts(request, response)) return;
     if (refuseOversizedBody(request, response)) return;
     countBody(request, response);

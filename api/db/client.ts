@@ -2,13 +2,14 @@ import { mkdir } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import type { Logger } from 'drizzle-orm/logger';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { logger } from '../logger.ts';
+import { countDatabaseStatement, logger } from '../logger.ts';
 import { lockDataFolder } from './data-folder-lock.ts';
 import * as schema from './schema.ts';
 
@@ -29,6 +30,9 @@ export interface OpenedDatabase {
 }
 
 export const DEFAULT_PGLITE_DATA_DIR = './data/pglite';
+
+/** Counts each statement against the request that sent it: a page's cost, in its log line. */
+const statementCounter: Logger = { logQuery: countDatabaseStatement };
 
 /**
  * Resolved from the working directory, not from this module: the web server bundles this code
@@ -93,7 +97,7 @@ async function openPostgres(databaseUrl: string): Promise<OpenedDatabase> {
   pool.on('error', (error) => {
     logger.error({ err: error }, 'PostgreSQL connection error');
   });
-  const db: Database = drizzleNodePostgres({ client: pool, schema });
+  const db: Database = drizzleNodePostgres({ client: pool, schema, logger: statementCounter });
   return { db, kind: 'postgres', close: () => pool.end() };
 }
 
@@ -157,7 +161,7 @@ async function openPgliteIn(
     }
   };
   try {
-    const pgliteDb = drizzlePglite({ client, schema });
+    const pgliteDb = drizzlePglite({ client, schema, logger: statementCounter });
     await migratePglite(pgliteDb, { migrationsFolder: migrationsFolder() });
     const db: Database = pgliteDb;
     return { db, kind: 'pglite', close };

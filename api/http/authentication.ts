@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { awaitsMfa, requestHasVerifiedMfa } from '../services/mfa.ts';
-import { authenticateSession } from '../services/sessions.ts';
+import { authenticateSession, type AuthenticatedSession } from '../services/sessions.ts';
 import type { ApiDependencies, ApiEnv } from './context.ts';
 import { errorResponse, ErrorMessage } from './errors.ts';
 
@@ -25,29 +25,57 @@ export interface RequireSessionOptions {
   allowUnverifiedMfa?: boolean;
 }
 
+/** A session checked by requireSession, with what the check found. */
+export interface CheckedSession extends AuthenticatedSession {
+  mfaVerified: boolean;
+}
+
+/**
+ * The reads a batch (routes/batch.ts) sends in-process, each with the session the batch itself
+ * checked. Keyed by the very Request object the batch made: nothing sent from outside can be one.
+ */
+const checkedByBatch = new WeakMap<Request, CheckedSession>();
+
+/** Marks `read`, a request the batch is about to send in-process, as made with `checked`. */
+export function shareCheckedSession(read: Request, checked: CheckedSession): void {
+  checkedByBatch.set(read, checked);
+}
+
 /**
  * Admits only requests with a live session token, renewing the session's idle timeout, and sets
- * `session`, `user`, `companyRequiresMfa` and `mfaVerified` on the context. Any unknown, expired
- * or revoked token answers 401 with the same message.
+ * `session`, `user`, `companyName`, `companyRequiresMfa` and `mfaVerified` on the context. Any
+ * unknown, expired or revoked token answers 401 with the same message. A read of a batch comes
+ * with the session the batch checked, which is not checked again.
  */
 export function requireSession(
   { db, clock }: ApiDependencies,
   options: RequireSessionOptions = {},
 ): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
-    const token = bearerToken(c);
-    const authenticated = token ? await authenticateSession(db, token, clock.now()) : null;
-    if (!authenticated) return errorResponse(c, 401, ErrorMessage.sessionExpired);
-    const { session, user, companyRequiresMfa } = authenticated;
-    const mfaVerified = requestHasVerifiedMfa(session, c.req.header(MFA_TOKEN_HEADER));
+    const checked = checkedByBatch.get(c.req.raw) ?? (await checkSession(c, db, clock.now()));
+    if (!checked) return errorResponse(c, 401, ErrorMessage.sessionExpired);
+    const { session, user, companyName, companyRequiresMfa, mfaVerified } = checked;
     if (!options.allowUnverifiedMfa && awaitsMfa(user, companyRequiresMfa, mfaVerified)) {
       return errorResponse(c, 401, ErrorMessage.mfaRequired);
     }
     c.set('session', session);
     c.set('user', user);
+    c.set('companyName', companyName);
     c.set('companyRequiresMfa', companyRequiresMfa);
     c.set('mfaVerified', mfaVerified);
     await next();
     return undefined;
   };
+}
+
+async function checkSession(
+  c: Context,
+  db: ApiDependencies['db'],
+  now: Date,
+): Promise<CheckedSession | null> {
+  const token = bearerToken(c);
+  const authenticated = token ? await authenticateSession(db, token, now) : null;
+  if (!authenticated) return null;
+  const mfaVerified = requestHasVerifiedMfa(authenticated.session, c.req.header(MFA_TOKEN_HEADER));
+  return { ...authenticated, mfaVerified };
 }

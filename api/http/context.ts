@@ -33,6 +33,8 @@ export interface ApiEnv {
     /** Set by requireSession: the caller's live session and its user. */
     session: Session;
     user: User;
+    /** The name of the user's company, null for a member of none. */
+    companyName: string | null;
     /** Whether the user's company requires MFA (docs/PRODUCT.md §12). */
     companyRequiresMfa: boolean;
     /**

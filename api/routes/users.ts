@@ -198,7 +198,9 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
             },
           );
           if (result.changed)
-            return c.json(await describeCurrentUser(db, result.user, clock.now()));
+            return c.json(
+              await describeCurrentUser(db, result.user, c.get('companyName'), clock.now()),
+            );
           switch (result.reason) {
             case 'wrong_current_password':
               return wrongCurrentPasswordResponse(c);
@@ -245,7 +247,7 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
         });
       })
       .get('/current', requireSession(dependencies), async (c) =>
-        c.json(await describeCurrentUser(db, c.get('user'), clock.now())),
+        c.json(await describeCurrentUser(db, c.get('user'), c.get('companyName'), clock.now())),
       )
       .get(
         '/current/export',
@@ -279,7 +281,10 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
           phoneNumber: changes.phone_number,
           preferredContactMethod: changes.preferred_contact_method,
         });
-        if (result.updated) return c.json(await describeCurrentUser(db, result.user, clock.now()));
+        if (result.updated)
+          return c.json(
+            await describeCurrentUser(db, result.user, c.get('companyName'), clock.now()),
+          );
         const message =
           result.reason === 'invalid_phone_number'
             ? INVALID_US_PHONE_NUMBER

@@ -2,7 +2,6 @@ import type { Database } from '../db/client.ts';
 import { OPEN_REQUEST_STATUSES } from '../db/schema.ts';
 import { PARTNER_OFFER_IDS, type PartnerOfferId } from './partner-offers.ts';
 import {
-  countRequests,
   listRecentUpdates,
   listRequestSummaries,
   type RecentUpdateAnswer,
@@ -29,15 +28,14 @@ export async function describeDashboard(
   userId: number,
 ): Promise<DashboardAnswer> {
   const openFilter = { userId, statuses: OPEN_REQUEST_STATUSES };
-  const [openRequestCount, openRequests, recentUpdates, categories] = await Promise.all([
-    countRequests(database, openFilter),
+  const [openRequests, recentUpdates, categories] = await Promise.all([
     listRequestSummaries(database, openFilter, { limit: DASHBOARD_LIST_LENGTH, offset: 0 }),
     listRecentUpdates(database, userId, DASHBOARD_LIST_LENGTH),
     listCategories(database),
   ]);
   return {
-    open_request_count: openRequestCount,
-    open_requests: openRequests,
+    open_request_count: openRequests.totalCount,
+    open_requests: openRequests.summaries,
     recent_updates: recentUpdates,
     categories,
     offers: [...PARTNER_OFFER_IDS],

@@ -228,7 +228,13 @@ export async function pendingEmailOf(
   userId: number,
   now: Date,
 ): Promise<string | null> {
-  const [token] = await database
+  const [token] = await pendingEmailQuery(database, userId, now);
+  return token?.email ?? null;
+}
+
+/** The query of `pendingEmailOf`, for another statement to take in as a subquery. */
+export function pendingEmailQuery(database: Database, userId: number, now: Date) {
+  return database
     .select({ email: accountTokens.email })
     .from(accountTokens)
     .where(
@@ -240,5 +246,4 @@ export async function pendingEmailOf(
       ),
     )
     .limit(1);
-  return token?.email ?? null;
 }

@@ -1,12 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { companies, users, type User } from '../db/schema.ts';
+import { requests, users, type User } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
-import { pendingEmailOf } from './email-address.ts';
+import { pendingEmailQuery } from './email-address.ts';
 import { hasEnrolledMfa } from './mfa.ts';
 import { formatUsPhoneNumber, normaliseUsPhoneNumber, phoneLastDigits } from './phone-numbers.ts';
 import type { ContactMethod, HelpTopic } from './profile-choices.ts';
-import { countMemberRequests } from './requests.ts';
 
 export {
   CONTACT_METHODS,
@@ -41,33 +40,38 @@ export interface CurrentUserAnswer {
   pending_email: string | null;
 }
 
+/**
+ * The member as GET /users/current answers, in one statement: the session check brought the user
+ * and the company's name; this counts the requests and finds an address change waiting.
+ */
 export async function describeCurrentUser(
   database: Database,
   user: User,
+  companyName: string | null,
   now: Date,
 ): Promise<CurrentUserAnswer> {
-  const [company] =
-    user.companyId === null
-      ? []
-      : await database
-          .select({ name: companies.name })
-          .from(companies)
-          .where(eq(companies.id, user.companyId));
+  const [facts] = await database
+    .select({
+      requestCount: count(),
+      pendingEmail: sql<string | null>`(${pendingEmailQuery(database, user.id, now)})`,
+    })
+    .from(requests)
+    .where(eq(requests.userId, user.id));
   return {
     external_id: user.externalId,
     full_name: `${user.name} ${user.lastName}`,
     name: user.name,
     last_name: user.lastName,
     email: user.email,
-    company: company ? { name: company.name } : null,
-    request_count: await countMemberRequests(database, user.id),
+    company: companyName === null ? null : { name: companyName },
+    request_count: facts?.requestCount ?? 0,
     help_topics: user.helpTopics,
     phone_number: user.contactPhone === null ? null : formatUsPhoneNumber(user.contactPhone),
     preferred_contact_method: user.preferredContactMethod,
     mfa_enrolled: hasEnrolledMfa(user),
     phone_last_digits: user.mfaPhone === null ? null : phoneLastDigits(user.mfaPhone),
     email_verified: user.emailVerifiedAt !== null,
-    pending_email: await pendingEmailOf(database, user.id, now),
+    pending_email: facts?.pendingEmail ?? null,
   };
 }
 

@@ -5,7 +5,6 @@ import {
   requestCategories,
   requests,
   requestUpdates,
-  type Blob,
   type RequestStatus,
   type RequestUpdate,
   type RequestUpdateAuthor,
@@ -62,17 +61,7 @@ export interface RecentUpdateAnswer extends UpdateAnswer {
   request_title: string;
 }
 
-export function describeAttachment(blob: Blob): AttachmentAnswer {
-  return {
-    id: blob.id,
-    filename: blob.filename,
-    content_type: blob.contentType,
-    byte_size: blob.byteSize,
-    created_at: blob.createdAt.toISOString(),
-  };
-}
-
-function describeUpdate(update: RequestUpdate, attachments: Blob[]): UpdateAnswer {
+function describeUpdate(update: RequestUpdate, attachments: AttachmentAnswer[]): UpdateAnswer {
   return {
     id: update.id,
     kind: update.kind,
@@ -80,7 +69,7 @@ function describeUpdate(update: RequestUpdate, attachments: Blob[]): UpdateAnswe
     body: update.body,
     status: update.status,
     created_at: update.createdAt.toISOString(),
-    attachments: attachments.map(describeAttachment),
+    attachments,
   };
 }
 
@@ -102,70 +91,136 @@ function filterCondition(filter: RequestFilter): SQL | undefined {
   );
 }
 
-export async function countRequests(database: Database, filter: RequestFilter): Promise<number> {
-  const [row] = await database
-    .select({ value: count() })
-    .from(requests)
-    .where(filterCondition(filter));
-  return row?.value ?? 0;
+/** A window of a list of requests, and how many the whole list has. */
+export interface RequestSummaries {
+  summaries: RequestSummaryAnswer[];
+  totalCount: number;
 }
 
-/** Summaries of a member's requests, most recently updated first. */
+/**
+ * Summaries of a member's requests, most recently updated first, and how many the filter finds
+ * in all, in one statement: the count, joined with the window of the list (none past the end).
+ */
 export async function listRequestSummaries(
   database: Database,
   filter: RequestFilter,
   window: { limit: number; offset: number },
-): Promise<RequestSummaryAnswer[]> {
-  const rows = await database
+): Promise<RequestSummaries> {
+  const counted = database
+    .select({ total: count().as('total') })
+    .from(requests)
+    .where(filterCondition(filter))
+    .as('counted');
+  const listed = database
     .select({
-      request: requests,
-      category: requestCategories,
+      id: requests.id,
+      title: requests.title,
+      status: requests.status,
+      createdAt: requests.createdAt,
+      updatedAt: requests.updatedAt,
+      categoryId: sql<string>`${requestCategories.id}`.as('category_id'),
+      categoryName: requestCategories.name,
+      categoryDescription: requestCategories.description,
+      categoryIcon: requestCategories.icon,
       attachmentCount:
-        sql<number>`(select count(*) from ${blobs} where ${blobs.requestId} = ${requests.id})`.mapWith(
-          Number,
-        ),
+        sql<number>`(select count(*) from ${blobs} where ${blobs.requestId} = ${requests.id})`
+          .mapWith(Number)
+          .as('attachment_count'),
     })
     .from(requests)
     .innerJoin(requestCategories, eq(requests.categoryId, requestCategories.id))
     .where(filterCondition(filter))
     .orderBy(desc(requests.updatedAt), desc(requests.createdAt), desc(requests.id))
     .limit(window.limit)
-    .offset(window.offset);
-  return rows.map(({ request, category, attachmentCount }) => ({
-    id: request.id,
-    title: request.title,
-    status: request.status,
-    category: describeCategory(category),
-    created_at: request.createdAt.toISOString(),
-    updated_at: request.updatedAt.toISOString(),
-    attachment_count: attachmentCount,
-  }));
+    .offset(window.offset)
+    .as('listed');
+  const rows = await database
+    .select({
+      total: counted.total,
+      listed: {
+        id: listed.id,
+        title: listed.title,
+        status: listed.status,
+        createdAt: listed.createdAt,
+        updatedAt: listed.updatedAt,
+        categoryId: listed.categoryId,
+        categoryName: listed.categoryName,
+        categoryDescription: listed.categoryDescription,
+        categoryIcon: listed.categoryIcon,
+        attachmentCount: listed.attachmentCount,
+      },
+    })
+    .from(counted)
+    .leftJoinLateral(listed, sql`true`)
+    .orderBy(desc(listed.updatedAt), desc(listed.createdAt), desc(listed.id));
+  // Past the end of the list, the count alone: one row without a listed request.
+  const summaries = rows.flatMap(({ listed: row }) =>
+    row === null
+      ? []
+      : [
+          {
+            id: row.id,
+            title: row.title,
+            status: row.status,
+            category: {
+              id: row.categoryId,
+              name: row.categoryName,
+              description: row.categoryDescription,
+              icon: row.categoryIcon,
+            },
+            created_at: row.createdAt.toISOString(),
+            updated_at: row.updatedAt.toISOString(),
+            attachment_count: row.attachmentCount,
+          },
+        ],
+  );
+  return { summaries, totalCount: rows[0]?.total ?? 0 };
 }
 
-/** One of the member's requests with its timeline and files; undefined when it is not theirs. */
+/**
+ * The files of the rows `where` picks, as the answers show them (oldest first), made by the
+ * database: one statement brings a list of entries together with their files.
+ */
+function attachmentsWhere(where: SQL) {
+  return sql<AttachmentAnswer[]>`(
+    select coalesce(json_agg(json_build_object(
+      'id', ${blobs.id},
+      'filename', ${blobs.filename},
+      'content_type', ${blobs.contentType},
+      'byte_size', ${blobs.byteSize},
+      'created_at', to_char(${blobs.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    ) order by ${blobs.createdAt}, ${blobs.id}), '[]'::json)
+    from ${blobs} where ${where})`;
+}
+
+/**
+ * One of the member's requests with its timeline and files; undefined when it is not theirs. Two
+ * statements: the request with its files, then its timeline with each entry's files.
+ */
 export async function loadRequest(
   database: Database,
   userId: number,
   requestId: string,
 ): Promise<RequestAnswer | undefined> {
   const [row] = await database
-    .select({ request: requests, category: requestCategories })
+    .select({
+      request: requests,
+      category: requestCategories,
+      attachments: attachmentsWhere(eq(blobs.requestId, requests.id)),
+    })
     .from(requests)
     .innerJoin(requestCategories, eq(requests.categoryId, requestCategories.id))
     .where(and(eq(requests.id, requestId), eq(requests.userId, userId)));
   if (!row) return undefined;
-  const { request, category } = row;
-  // One after the other: callers pass transactions, which run one statement at a time.
-  const updates = await database
-    .select()
+  const { request, category, attachments } = row;
+  const timeline = await database
+    .select({
+      update: requestUpdates,
+      attachments: attachmentsWhere(eq(blobs.requestUpdateId, requestUpdates.id)),
+    })
     .from(requestUpdates)
     .where(eq(requestUpdates.requestId, request.id))
     .orderBy(asc(requestUpdates.createdAt), asc(creationFirst), asc(requestUpdates.id));
-  const files = await database
-    .select()
-    .from(blobs)
-    .where(eq(blobs.requestId, request.id))
-    .orderBy(asc(blobs.createdAt), asc(blobs.id));
   return {
     id: request.id,
     title: request.title,
@@ -173,60 +228,45 @@ export async function loadRequest(
     category: describeCategory(category),
     created_at: request.createdAt.toISOString(),
     updated_at: request.updatedAt.toISOString(),
-    attachment_count: files.length,
+    attachment_count: attachments.length,
     details: request.details,
-    timeline: updates.map((update) =>
-      describeUpdate(
-        update,
-        files.filter((file) => file.requestUpdateId === update.id),
-      ),
-    ),
-    attachments: files.map(describeAttachment),
+    timeline: timeline.map((entry) => describeUpdate(entry.update, entry.attachments)),
+    attachments,
   };
 }
 
 /** One timeline entry with its files. */
 export async function loadUpdate(database: Database, updateId: string): Promise<UpdateAnswer> {
-  const [update] = await database
-    .select()
+  const [row] = await database
+    .select({
+      update: requestUpdates,
+      attachments: attachmentsWhere(eq(blobs.requestUpdateId, requestUpdates.id)),
+    })
     .from(requestUpdates)
     .where(eq(requestUpdates.id, updateId));
-  if (!update) throw new Error(`Timeline entry ${updateId} is gone.`);
-  const files = await database
-    .select()
-    .from(blobs)
-    .where(eq(blobs.requestUpdateId, updateId))
-    .orderBy(asc(blobs.createdAt), asc(blobs.id));
-  return describeUpdate(update, files);
+  if (!row) throw new Error(`Timeline entry ${updateId} is gone.`);
+  return describeUpdate(row.update, row.attachments);
 }
 
-/** The latest timeline entries of all the member's requests, newest first. */
+/** The latest timeline entries of all the member's requests, newest first, with their files. */
 export async function listRecentUpdates(
   database: Database,
   userId: number,
   limit: number,
 ): Promise<RecentUpdateAnswer[]> {
   const rows = await database
-    .select({ update: requestUpdates, requestTitle: requests.title })
+    .select({
+      update: requestUpdates,
+      requestTitle: requests.title,
+      attachments: attachmentsWhere(eq(blobs.requestUpdateId, requestUpdates.id)),
+    })
     .from(requestUpdates)
     .innerJoin(requests, eq(requestUpdates.requestId, requests.id))
     .where(eq(requests.userId, userId))
     .orderBy(desc(requestUpdates.createdAt), desc(creationFirst), desc(requestUpdates.id))
     .limit(limit);
-  const updateIds = rows.map(({ update }) => update.id);
-  const files =
-    updateIds.length === 0
-      ? []
-      : await database
-          .select()
-          .from(blobs)
-          .where(inArray(blobs.requestUpdateId, updateIds))
-          .orderBy(asc(blobs.createdAt), asc(blobs.id));
-  return rows.map(({ update, requestTitle }) => ({
-    ...describeUpdate(
-      update,
-      files.filter((file) => file.requestUpdateId === update.id),
-    ),
+  return rows.map(({ update, requestTitle, attachments }) => ({
+    ...describeUpdate(update, attachments),
     request_id: update.requestId,
     request_title: requestTitle,
   }));

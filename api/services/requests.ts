@@ -10,7 +10,6 @@ import {
 import type { Clock } from './clock.ts';
 import { attachFiles, type AttachmentProblem } from './files.ts';
 import {
-  countRequests,
   listRequestSummaries,
   loadRequest,
   loadUpdate,
@@ -67,15 +66,11 @@ export async function pageOfRequests(
     statuses: query.status === undefined ? undefined : REQUEST_STATUS_GROUPS[query.status],
     categoryId: query.categoryId,
   };
-  const totalCount = await countRequests(database, filter);
+  const { summaries, totalCount } = await listRequestSummaries(database, filter, {
+    limit: REQUESTS_PER_PAGE,
+    offset: (query.page - 1) * REQUESTS_PER_PAGE,
+  });
   const totalPages = Math.ceil(totalCount / REQUESTS_PER_PAGE);
-  const summaries =
-    query.page > totalPages
-      ? []
-      : await listRequestSummaries(database, filter, {
-          limit: REQUESTS_PER_PAGE,
-          offset: (query.page - 1) * REQUESTS_PER_PAGE,
-        });
   return {
     requests: summaries,
     meta: {
@@ -85,11 +80,6 @@ export async function pageOfRequests(
       total_pages: totalPages,
     },
   };
-}
-
-/** How many requests the member has made (GET /users/current's `request_count`). */
-export function countMemberRequests(database: Database, userId: number): Promise<number> {
-  return countRequests(database, { userId });
 }
 
 export interface NewRequest {

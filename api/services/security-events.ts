@@ -71,6 +71,8 @@ export interface SecurityEventsPage {
  * the events older than a cursor, `after` the ones newer than it (the page just above it), and
  * neither the newest. Unlike an offset, a cursor keeps its place while new events arrive at the
  * top and old ones are swept at the bottom, and it costs one index range however deep the page.
+ * One statement: a row past the page says whether there is more beyond it, and whether there is
+ * any event on the cursor's side of it is asked in the same statement.
  */
 export async function listSecurityEvents(
   database: Database,
@@ -81,44 +83,55 @@ export async function listSecurityEvents(
   const pair = (cursor: SecurityEventCursor) =>
     sql`(${cursor.occurredAt.toISOString()}::timestamptz, ${cursor.id}::integer)`;
   const mine = eq(securityEvents.userId, userId);
+  const anyWhere = (condition: SQL) =>
+    sql<boolean>`exists (${database
+      .select({ id: securityEvents.id })
+      .from(securityEvents)
+      .where(and(mine, condition))})`;
+  const oneMore = SECURITY_EVENTS_PAGE_SIZE + 1;
 
-  let events: SecurityEvent[];
   if (position.after) {
-    const ascending = await database
-      .select()
+    // Oldest first from the cursor up, then turned round.
+    const rows = await database
+      .select({ event: securityEvents, behind: anyWhere(sql`${key} <= ${pair(position.after)}`) })
       .from(securityEvents)
       .where(and(mine, sql`${key} > ${pair(position.after)}`))
       .orderBy(asc(securityEvents.occurredAt), asc(securityEvents.id))
-      .limit(SECURITY_EVENTS_PAGE_SIZE);
-    events = ascending.reverse();
-  } else {
-    events = await database
-      .select()
-      .from(securityEvents)
-      .where(position.before ? and(mine, sql`${key} < ${pair(position.before)}`) : mine)
-      .orderBy(desc(securityEvents.occurredAt), desc(securityEvents.id))
-      .limit(SECURITY_EVENTS_PAGE_SIZE);
+      .limit(oneMore);
+    const events = rows
+      .slice(0, SECURITY_EVENTS_PAGE_SIZE)
+      .map(({ event }) => event)
+      .reverse();
+    return page(events, {
+      hasOlder: rows[0]?.behind ?? false,
+      hasNewer: rows.length === oneMore,
+    });
   }
+  const before = position.before;
+  const rows = await database
+    .select({
+      event: securityEvents,
+      behind: before ? anyWhere(sql`${key} >= ${pair(before)}`) : sql<boolean>`false`,
+    })
+    .from(securityEvents)
+    .where(before ? and(mine, sql`${key} < ${pair(before)}`) : mine)
+    .orderBy(desc(securityEvents.occurredAt), desc(securityEvents.id))
+    .limit(oneMore);
+  const events = rows.slice(0, SECURITY_EVENTS_PAGE_SIZE).map(({ event }) => event);
+  return page(events, { hasOlder: rows.length === oneMore, hasNewer: rows[0]?.behind ?? false });
+}
 
+function page(
+  events: SecurityEvent[],
+  { hasOlder, hasNewer }: { hasOlder: boolean; hasNewer: boolean },
+): SecurityEventsPage {
   const newest = events[0];
   const oldest = events.at(-1);
-  const anyBeyond = async (condition: SQL) => {
-    const [row] = await database
-      .select({ id: securityEvents.id })
-      .from(securityEvents)
-      .where(and(mine, condition))
-      .limit(1);
-    return row !== undefined;
+  return {
+    events,
+    older: oldest && hasOlder ? formatSecurityEventCursor(oldest) : null,
+    newer: newest && hasNewer ? formatSecurityEventCursor(newest) : null,
   };
-  const older =
-    oldest && (await anyBeyond(sql`${key} < ${pair(oldest)}`))
-      ? formatSecurityEventCursor(oldest)
-      : null;
-  const newer =
-    newest && (await anyBeyond(sql`${key} > ${pair(newest)}`))
-      ? formatSecurityEventCursor(newest)
-      : null;
-  return { events, older, newer };
 }
 
 /**

@@ -24,6 +24,8 @@ export interface IssuedSession {
 export interface AuthenticatedSession {
   session: Session;
   user: User;
+  /** The name of the user's company, null for a member of none. */
+  companyName: string | null;
   /** Whether the user's company requires MFA (docs/PRODUCT.md §12). */
   companyRequiresMfa: boolean;
 }
@@ -71,9 +73,10 @@ export function sessionIsLive(now: Date): SQL {
 }
 
 /**
- * Finds the live session of a bearer token and renews its idle timeout, in one statement so
- * that a session cannot expire between the check and the renewal. Returns null for an unknown,
- * revoked, idle-expired or absolutely expired token.
+ * Finds the live session of a bearer token, renews its idle timeout and loads its member, in one
+ * statement: a session cannot expire between the check and the renewal, and a page's calls cost
+ * one statement for the session however they go on (docs/PRODUCT.md §14). Returns null for an
+ * unknown, revoked, idle-expired or absolutely expired token.
  */
 export async function authenticateSession(
   database: Database,
@@ -81,19 +84,31 @@ export async function authenticateSession(
   now: Date,
 ): Promise<AuthenticatedSession | null> {
   if (!looksLikeToken(token)) return null;
-  const [session] = await database
+  const [row] = await database
     .update(sessions)
     .set({ lastUsedAt: now })
-    .where(and(eq(sessions.tokenHash, hashToken(token)), sessionIsLive(now)))
-    .returning();
-  if (!session) return null;
-  const [row] = await database
-    .select({ user: users, companyRequiresMfa: companies.mfaRequired })
     .from(users)
     .leftJoin(companies, eq(companies.id, users.companyId))
-    .where(eq(users.id, session.userId));
+    .where(
+      and(
+        eq(sessions.tokenHash, hashToken(token)),
+        sessionIsLive(now),
+        eq(users.id, sessions.userId),
+      ),
+    )
+    .returning({
+      session: sessions,
+      user: users,
+      companyName: companies.name,
+      companyRequiresMfa: companies.mfaRequired,
+    });
   if (!row) return null;
-  return { session, user: row.user, companyRequiresMfa: row.companyRequiresMfa ?? false };
+  return {
+    session: row.session,
+    user: row.user,
+    companyName: row.companyName,
+    companyRequiresMfa: row.companyRequiresMfa ?? false,
+  };
 }
 
 /**

@@ -6,13 +6,25 @@ import { formatDate } from '../ui/format-date';
  * wherever it was rendered; the `<time datetime>` beside it carries the exact instant.
  */
 export function formatDateTime(value: string): string {
-  const time = new Intl.DateTimeFormat('en-US', {
-    timeZone: 'UTC',
-    hour: 'numeric',
-    minute: '2-digit',
-  }).format(new Date(value));
-  return `${formatDate(value)} at ${time} UTC`;
+  return `${formatDate(value)} at ${timeOfDay.format(new Date(value))} UTC`;
 }
+
+const timeOfDay = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'UTC',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+
+/** An instant as the Activity page shows it: "Nov 25, 2026, 10:13 PM UTC". */
+export function formatActivityTime(value: string): string {
+  return `${activityMoment.format(new Date(value))} UTC`;
+}
+
+const activityMoment = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'UTC',
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
 
 const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
 

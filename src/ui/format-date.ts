@@ -7,6 +7,26 @@ export const WEEK_STARTS_ON = 0;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
+ * Made once per time zone: a page shows dozens of dates, and making a formatter costs far more
+ * than using one (docs/PERFORMANCE.md).
+ */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormatIn(timeZone: string): Intl.DateTimeFormat {
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: '2-digit',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dateFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/**
  * A date as mm/dd/yy, e.g. "03/05/24". A date-only string ("2024-03-05") is taken as that
  * calendar day wherever the code runs; a Date or a timestamp is shown in `timeZone` (UTC unless
  * given), so the server and the browser render the same text.
@@ -19,12 +39,7 @@ export function formatDate(value: Date | string, timeZone = 'UTC'): string {
   }
   const date = typeof value === 'string' ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) throw new RangeError(`Not a date: ${String(value)}`);
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: '2-digit',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(date);
+  const parts = dateFormatIn(timeZone).formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) =>
     parts.find((candidate) => candidate.type === type)?.value ?? '';
   return `${part('month')}/${part('day')}/${part('year')}`;

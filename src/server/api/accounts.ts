@@ -88,8 +88,10 @@ function signedIn(data: z.infer<typeof signInAnswerSchema>, headers: Headers): S
   };
 }
 
+export const currentUserPath = '/api/v1/users/current';
+
 export async function fetchCurrentUser(api: ApiClient): Promise<CurrentUser> {
-  const { data } = await api.request('GET', '/api/v1/users/current', {
+  const { data } = await api.request('GET', currentUserPath, {
     schema: currentUserSchema,
   });
   return data;
@@ -220,8 +222,10 @@ export const deviceSessionSchema = z.object({
 export type DeviceSession = z.infer<typeof deviceSessionSchema>;
 
 /** docs/PRODUCT.md §7.2: the member's live sessions, most recently used first. */
+export const deviceSessionsPath = '/api/v1/users/sessions';
+
 export async function fetchDeviceSessions(api: ApiClient): Promise<DeviceSession[]> {
-  const { data } = await api.request('GET', '/api/v1/users/sessions', {
+  const { data } = await api.request('GET', deviceSessionsPath, {
     schema: z.object({ sessions: z.array(deviceSessionSchema) }),
   });
   return data.sessions;
@@ -250,8 +254,10 @@ const rememberedDeviceSchema = z.object({
 export type RememberedDevice = z.infer<typeof rememberedDeviceSchema>;
 
 /** docs/PRODUCT.md §11.2: the member's remembered devices, newest first. */
+export const rememberedDevicesPath = '/api/v1/users/remembered-devices';
+
 export async function fetchRememberedDevices(api: ApiClient): Promise<RememberedDevice[]> {
-  const { data } = await api.request('GET', '/api/v1/users/remembered-devices', {
+  const { data } = await api.request('GET', rememberedDevicesPath, {
     schema: z.object({ remembered_devices: z.array(rememberedDeviceSchema) }),
   });
   return data.remembered_devices;
@@ -420,15 +426,32 @@ export function securityEventCursorFrom(value: string | null | undefined): strin
  * docs/PRODUCT.md §7.2: a page of the member's security events, newest first: the newest, the
  * page older than `before` or the page newer than `after`.
  */
-export async function fetchSecurityEvents(
-  api: ApiClient,
-  position: { before?: string | undefined; after?: string | undefined },
-): Promise<SecurityEventsPage> {
+export interface SecurityEventsPosition {
+  before?: string | undefined;
+  after?: string | undefined;
+}
+
+/** The position an Activity address (`?before=`, else `?after=`) asks for. */
+export function securityEventsPositionFrom(search: URLSearchParams): SecurityEventsPosition {
+  const before = securityEventCursorFrom(search.get('before'));
+  const after = before ? undefined : securityEventCursorFrom(search.get('after'));
+  return { before, after };
+}
+
+/** The API's address of one page of the account's security events. */
+export function securityEventsPath(position: SecurityEventsPosition): string {
   const query = new URLSearchParams();
   if (position.before) query.set('before', position.before);
   else if (position.after) query.set('after', position.after);
   const search = query.size > 0 ? `?${query.toString()}` : '';
-  const { data } = await api.request('GET', `/api/v1/users/events${search}`, {
+  return `/api/v1/users/events${search}`;
+}
+
+export async function fetchSecurityEvents(
+  api: ApiClient,
+  position: SecurityEventsPosition,
+): Promise<SecurityEventsPage> {
+  const { data } = await api.request('GET', securityEventsPath(position), {
     schema: securityEventsSchema,
   });
   return data;

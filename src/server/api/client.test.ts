@@ -149,4 +149,107 @@ describe('the API client', () => {
       ApiUnavailableError,
     );
   });
+
+  describe('reading ahead', () => {
+    const batchAnswer = () =>
+      Response.json({
+        responses: [
+          { status: 200, body: { name: 'Avery' } },
+          { status: 404, body: { error: 'Not found.' } },
+        ],
+      });
+
+    it("asks for every read in one batch, and answers the page's calls from it", async () => {
+      const { requests, transport } = recordingTransport(batchAnswer);
+      const api = client(transport, { token: 'tok' });
+
+      await api.readAhead(['/api/v1/users/current', '/api/v1/requests/r-1']);
+      const member = await api.request('GET', '/api/v1/users/current', {
+        schema: z.object({ name: z.string() }),
+      });
+      const missing = await api
+        .request('GET', '/api/v1/requests/r-1')
+        .catch((error: unknown) => error);
+
+      expect(requests).toHaveLength(1);
+      expect(requests[0]?.url).toBe('http://api.test/api/v1/batch');
+      expect(requests[0]?.headers.get('authorization')).toBe('Bearer tok');
+      expect(await requests[0]?.json()).toEqual({
+        requests: [
+          { method: 'GET', path: '/api/v1/users/current' },
+          { method: 'GET', path: '/api/v1/requests/r-1' },
+        ],
+      });
+      expect(member.data).toEqual({ name: 'Avery' });
+      expect(missing).toMatchObject({ status: 404, serverMessage: 'Not found.' });
+    });
+
+    it('goes to the API for a path it did not read, and for any call but a GET', async () => {
+      const { requests, transport } = recordingTransport(batchAnswer);
+      const api = client(transport, { token: 'tok' });
+      await api.readAhead(['/api/v1/users/current', '/api/v1/requests/r-1']);
+
+      await api.request('GET', '/api/v1/dashboard').catch(() => undefined);
+      await api.request('PATCH', '/api/v1/users/current').catch(() => undefined);
+
+      expect(
+        requests.map((request) => `${request.method} ${new URL(request.url).pathname}`),
+      ).toEqual(['POST /api/v1/batch', 'GET /api/v1/dashboard', 'PATCH /api/v1/users/current']);
+    });
+
+    it('reads anew once the credentials changed (a session just started)', async () => {
+      const { requests, transport } = recordingTransport(batchAnswer);
+      const credentials = { token: 'old' };
+      const api = client(transport, {
+        get token() {
+          return credentials.token;
+        },
+      });
+      await api.readAhead(['/api/v1/users/current', '/api/v1/requests/r-1']);
+
+      credentials.token = 'new';
+      await api.request('GET', '/api/v1/users/current').catch(() => undefined);
+
+      expect(requests).toHaveLength(2);
+      expect(requests[1]?.headers.get('authorization')).toBe('Bearer new');
+    });
+
+    it('leaves the calls to go one by one when the API has no batches', async () => {
+      const { requests, transport } = recordingTransport(() =>
+        Response.json({ error: 'Not found.' }, { status: 404 }),
+      );
+      const api = client(transport, { token: 'tok' });
+
+      await api.readAhead(['/api/v1/users/current', '/api/v1/dashboard']);
+      await api.request('GET', '/api/v1/users/current').catch(() => undefined);
+
+      expect(requests.map((request) => new URL(request.url).pathname)).toEqual([
+        '/api/v1/batch',
+        '/api/v1/users/current',
+      ]);
+    });
+
+    it('throws what the batch was refused with: an ended session is a 401', async () => {
+      const { transport } = recordingTransport(() =>
+        Response.json(
+          { error: 'Your session has expired. Please sign in again.' },
+          { status: 401 },
+        ),
+      );
+
+      const failure = await client(transport, { token: 'tok' })
+        .readAhead(['/api/v1/users/current', '/api/v1/dashboard'])
+        .catch((error: unknown) => error);
+
+      expect(failure).toMatchObject({ status: 401, isUnauthorized: true });
+    });
+
+    it('sends no batch for a single read: the call alone costs the same', async () => {
+      const { requests, transport } = recordingTransport(batchAnswer);
+
+      await client(transport, { token: 'tok' }).readAhead(['/api/v1/users/current']);
+
+      expect(requests).toHaveLength(0);
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { currentRequestId, requestIdHeader } from '../../../api/logger.ts';
 
 /** How a request reaches the API: `fetch` over HTTP, or the embedded app's `fetch` in-process. */
@@ -75,6 +75,11 @@ interface RequestOptions<T> {
  * visitor's address (for the API's rate limits) and browser passed on.
  */
 export class ApiClient {
+  /**
+   * Answers of GET calls read ahead in one batch (`readAhead`), by path, with the credentials
+   * they were read with: a call with other credentials (a session just started) reads anew.
+   */
+  readonly #readAhead = new Map<string, ReadAheadAnswer>();
   readonly #transport: ApiTransport;
   readonly #baseUrl: string;
   readonly #credentials: ApiCredentials;
@@ -112,11 +117,50 @@ export class ApiClient {
     });
   }
 
+  /**
+   * Reads these GET calls ahead, in one call of the API (POST /api/v1/batch, one session check
+   * for all of them: docs/PRODUCT.md §14), so that the page's own calls of the same paths are
+   * answered without going to the API again. Throws as `request` does when the batch is refused
+   * (a 401 asks for a sign-in); an API without batches (404) leaves the calls to go one by one.
+   */
+  async readAhead(paths: readonly string[]): Promise<void> {
+    if (paths.length < 2) return;
+    const credentials = credentialsKey(this.#credentials);
+    let answers: BatchAnswer;
+    try {
+      ({ data: answers } = await this.request('POST', '/api/v1/batch', {
+        body: { requests: paths.map((path) => ({ method: 'GET', path })) },
+        schema: batchAnswerSchema,
+      }));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return;
+      throw error;
+    }
+    answers.responses.forEach((answer, index) => {
+      const path = paths[index];
+      if (path !== undefined) {
+        this.#readAhead.set(path, { credentials, status: answer.status, payload: answer.body });
+      }
+    });
+  }
+
   async request<T = unknown>(
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
-    { body, schema }: RequestOptions<T> = {},
+    options: RequestOptions<T> = {},
   ): Promise<ApiResult<T>> {
+    const readAhead = method === 'GET' ? this.#readAhead.get(path) : undefined;
+    if (readAhead && readAhead.credentials === credentialsKey(this.#credentials)) {
+      return this.#settle(
+        method,
+        path,
+        readAhead.status,
+        readAhead.payload,
+        new Headers(),
+        options,
+      );
+    }
+    const { body } = options;
     const headers = new Headers({ accept: 'application/json' });
     if (body !== undefined) headers.set('content-type', 'application/json');
     const { token, mfaToken } = this.#credentials;
@@ -135,19 +179,31 @@ export class ApiClient {
       ...(signal ? { signal } : {}),
     });
     const { response, payload } = await this.#call(request, signal);
-    if (unavailableStatuses.has(response.status)) {
-      throw new ApiUnavailableError(`${method} ${path} answered ${response.status}`);
+    return this.#settle(method, path, response.status, payload, response.headers, options);
+  }
+
+  /** The result of an answer: its data, checked against the schema, or the error it means. */
+  #settle<T>(
+    method: string,
+    path: string,
+    status: number,
+    payload: unknown,
+    headers: Headers,
+    { schema }: RequestOptions<T>,
+  ): ApiResult<T> {
+    if (unavailableStatuses.has(status)) {
+      throw new ApiUnavailableError(`${method} ${path} answered ${status}`);
     }
-    if (!response.ok) {
-      throw new ApiError(response.status, serverMessageOf(payload), serverFieldOf(payload));
+    if (status < 200 || status > 299) {
+      throw new ApiError(status, serverMessageOf(payload), serverFieldOf(payload));
     }
-    if (!schema) return { data: payload as T, headers: response.headers, status: response.status };
+    if (!schema) return { data: payload as T, headers, status };
 
     const parsed = schema.safeParse(payload);
     if (!parsed.success) {
       throw new ApiError(502, undefined);
     }
-    return { data: parsed.data, headers: response.headers, status: response.status };
+    return { data: parsed.data, headers, status };
   }
 
   /**
@@ -183,6 +239,21 @@ export class ApiClient {
       throw error;
     }
   }
+}
+
+interface ReadAheadAnswer {
+  readonly credentials: string;
+  readonly status: number;
+  readonly payload: unknown;
+}
+
+const batchAnswerSchema = z.object({
+  responses: z.array(z.object({ status: z.number().int(), body: z.unknown() })),
+});
+type BatchAnswer = z.infer<typeof batchAnswerSchema>;
+
+function credentialsKey({ token, mfaToken }: ApiCredentials): string {
+  return `${token ?? ''} ${mfaToken ?? ''}`;
 }
 
 function rejectOnAbort(signal: AbortSignal): Promise<never> {

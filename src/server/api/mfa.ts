@@ -37,8 +37,10 @@ export interface MfaStatus {
   readonly recoveryCodesLeft: number;
 }
 
+export const mfaStatusPath = '/api/v1/mfa';
+
 export async function fetchMfaStatus(api: ApiClient): Promise<MfaStatus> {
-  const { data } = await api.request('GET', '/api/v1/mfa', { schema: mfaStatusSchema });
+  const { data } = await api.request('GET', mfaStatusPath, { schema: mfaStatusSchema });
   return {
     enrolled: data.enrolled,
     methods: data.methods,

@@ -31,8 +31,10 @@ export interface Passkey {
   readonly backedUp: boolean;
 }
 
+export const passkeysPath = '/api/v1/mfa/passkeys';
+
 export async function fetchPasskeys(api: ApiClient): Promise<Passkey[]> {
-  const { data } = await api.request('GET', '/api/v1/mfa/passkeys', {
+  const { data } = await api.request('GET', passkeysPath, {
     schema: z.object({ passkeys: z.array(passkeySchema) }),
   });
   return data.passkeys.map((passkey) => ({

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { requestStatuses } from '../../lib/request-status';
+import {
+  pageParameter,
+  requestStatusTabFrom,
+  requestStatusTabs,
+  tabParameter,
+} from '../../lib/request-status-tabs';
 import { ApiError, type ApiClient } from './client';
 
 /**
@@ -154,22 +160,52 @@ async function unlessNotFound<T>(read: () => Promise<T>): Promise<T | undefined>
   }
 }
 
+export const dashboardPath = '/api/v1/dashboard';
+
 export async function fetchDashboard(api: ApiClient): Promise<Dashboard> {
-  const { data } = await api.request('GET', '/api/v1/dashboard', { schema: dashboardSchema });
+  const { data } = await api.request('GET', dashboardPath, { schema: dashboardSchema });
   return data;
+}
+
+export interface RequestsQuery {
+  status?: RequestFilter | undefined;
+  page?: number | undefined;
+}
+
+/** The API's address of one page of the member's requests. */
+export function requestsPath({ status, page = 1 }: RequestsQuery = {}): string {
+  const query = new URLSearchParams({ page: String(page) });
+  if (status) query.set('status', status);
+  return `/api/v1/requests?${query.toString()}`;
 }
 
 /** One page of the member's requests, open or closed (every request when no filter is given). */
 export async function fetchRequests(
   api: ApiClient,
-  { status, page = 1 }: { status?: RequestFilter | undefined; page?: number | undefined } = {},
+  query: RequestsQuery = {},
 ): Promise<RequestPage> {
-  const query = new URLSearchParams({ page: String(page) });
-  if (status) query.set('status', status);
-  const { data } = await api.request('GET', `/api/v1/requests?${query.toString()}`, {
-    schema: requestPageSchema,
-  });
+  const { data } = await api.request('GET', requestsPath(query), { schema: requestPageSchema });
   return data;
+}
+
+/**
+ * What the Requests page lists for an address (`?tab=`, `?page=`): the addressed tab at its
+ * page, the other tab at its first.
+ */
+export function requestsPageLists(search: URLSearchParams) {
+  const selectedTab = requestStatusTabFrom(search.get(tabParameter));
+  const requestedPage = pageNumberFrom(search.get(pageParameter));
+  const lists = requestStatusTabs.map((tab) => ({
+    tab,
+    status: tab.filter,
+    page: tab === selectedTab ? requestedPage : 1,
+  }));
+  return { selectedTab, lists };
+}
+
+/** The API's address of one of the member's requests; undefined for what could never be an id. */
+export function requestPath(requestId: string): string | undefined {
+  return plausibleId.test(requestId) ? `/api/v1/requests/${requestId}` : undefined;
 }
 
 /** The member's request, or `undefined` when there is none of theirs with that id. */
@@ -177,21 +213,32 @@ export async function fetchRequest(
   api: ApiClient,
   requestId: string,
 ): Promise<RequestDetail | undefined> {
-  if (!plausibleId.test(requestId)) return undefined;
+  const path = requestPath(requestId);
+  if (path === undefined) return undefined;
   return unlessNotFound(async () => {
-    const { data } = await api.request('GET', `/api/v1/requests/${requestId}`, {
-      schema: requestDetailSchema,
-    });
+    const { data } = await api.request('GET', path, { schema: requestDetailSchema });
     return data;
   });
 }
 
+export const categoriesPath = '/api/v1/request_categories';
+
 /** Every category, in display order. */
 export async function fetchCategories(api: ApiClient): Promise<Category[]> {
-  const { data } = await api.request('GET', '/api/v1/request_categories', {
+  const { data } = await api.request('GET', categoriesPath, {
     schema: z.object({ categories: z.array(categorySchema) }),
   });
   return data.categories;
+}
+
+/** The API's address of a category's page of requests; undefined for what could never be an id. */
+export function categoryPath(
+  categoryId: string,
+  { page = 1 }: { page?: number | undefined } = {},
+): string | undefined {
+  if (!plausibleId.test(categoryId)) return undefined;
+  const query = new URLSearchParams({ page: String(page) });
+  return `/api/v1/request_categories/${categoryId}?${query.toString()}`;
 }
 
 /** A category with one page of the member's requests in it, or `undefined` for an unknown one. */
@@ -200,14 +247,10 @@ export async function fetchCategory(
   categoryId: string,
   { page = 1 }: { page?: number | undefined } = {},
 ): Promise<CategoryPage | undefined> {
-  if (!plausibleId.test(categoryId)) return undefined;
-  const query = new URLSearchParams({ page: String(page) });
+  const path = categoryPath(categoryId, { page });
+  if (path === undefined) return undefined;
   return unlessNotFound(async () => {
-    const { data } = await api.request(
-      'GET',
-      `/api/v1/request_categories/${categoryId}?${query.toString()}`,
-      { schema: categoryPageSchema },
-    );
+    const { data } = await api.request('GET', path, { schema: categoryPageSchema });
     return data;
   });
 }
