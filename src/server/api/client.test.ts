@@ -214,9 +214,12 @@ describe('the API client', () => {
       expect(requests[1]?.headers.get('authorization')).toBe('Bearer new');
     });
 
-    it('leaves the calls to go one by one when the API has no batches', async () => {
+    it.each([
+      ['the API has no batches', 404],
+      ['the batch failed', 500],
+    ])('leaves the calls to go one by one when %s', async (_case, status) => {
       const { requests, transport } = recordingTransport(() =>
-        Response.json({ error: 'Not found.' }, { status: 404 }),
+        Response.json({ error: 'No batch here.' }, { status }),
       );
       const api = client(transport, { token: 'tok' });
 
@@ -229,7 +232,15 @@ describe('the API client', () => {
       ]);
     });
 
-    it('throws what the batch was refused with: an ended session is a 401', async () => {
+    it('throws when every call would fail alike: the session ended, or the API is away', async () => {
+      const unavailable = recordingTransport(() =>
+        Response.json({ error: 'Service unavailable.' }, { status: 503 }),
+      );
+      const away = await client(unavailable.transport, { token: 'tok' })
+        .readAhead(['/api/v1/users/current', '/api/v1/dashboard'])
+        .catch((error: unknown) => error);
+      expect(away).toBeInstanceOf(ApiUnavailableError);
+
       const { transport } = recordingTransport(() =>
         Response.json(
           { error: 'Your session has expired. Please sign in again.' },

@@ -120,8 +120,9 @@ export class ApiClient {
   /**
    * Reads these GET calls ahead, in one call of the API (POST /api/v1/batch, one session check
    * for all of them: docs/PRODUCT.md §14), so that the page's own calls of the same paths are
-   * answered without going to the API again. Throws as `request` does when the batch is refused
-   * (a 401 asks for a sign-in); an API without batches (404) leaves the calls to go one by one.
+   * answered without going to the API again. Throws as `request` does when the session ended (a
+   * 401 asks for a sign-in) or the API is unavailable; any other failure (an API without batches
+   * answers 404) leaves the calls to go one by one.
    */
   async readAhead(paths: readonly string[]): Promise<void> {
     if (paths.length < 2) return;
@@ -133,8 +134,15 @@ export class ApiClient {
         schema: batchAnswerSchema,
       }));
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return;
-      throw error;
+      // Reading ahead only saves calls: unless every call would fail the same way (the session
+      // ended, the API away), the page's calls go one by one and fail, if they do, as their own.
+      if (
+        error instanceof ApiUnavailableError ||
+        (error instanceof ApiError && error.isUnauthorized)
+      ) {
+        throw error;
+      }
+      return;
     }
     answers.responses.forEach((answer, index) => {
       const path = paths[index];
