@@ -20,7 +20,7 @@ const batchBody = z.object({
 });
 
 /** One read's answer, as the call alone would have given it. */
-export interface BatchResponse {
+interface BatchResponse {
   status: number;
   body: unknown;
 }

@@ -222,17 +222,10 @@ export function requestEmailChange(
   });
 }
 
-/** The address a change waits on: that of the member's live `change_email` token, if any. */
-export async function pendingEmailOf(
-  database: Database,
-  userId: number,
-  now: Date,
-): Promise<string | null> {
-  const [token] = await pendingEmailQuery(database, userId, now);
-  return token?.email ?? null;
-}
-
-/** The query of `pendingEmailOf`, for another statement to take in as a subquery. */
+/**
+ * The address a change waits on: that of the member's live `change_email` token, if any. A query,
+ * for the statement that describes the member to take in as a subquery.
+ */
 export function pendingEmailQuery(database: Database, userId: number, now: Date) {
   return database
     .select({ email: accountTokens.email })

@@ -118,6 +118,7 @@ export async function listRequestSummaries(
       status: requests.status,
       createdAt: requests.createdAt,
       updatedAt: requests.updatedAt,
+      // Named apart: a subquery's columns need names of their own, and both tables have an `id`.
       categoryId: sql<string>`${requestCategories.id}`.as('category_id'),
       categoryName: requestCategories.name,
       categoryDescription: requestCategories.description,

@@ -121,6 +121,7 @@ describe('POST /api/v1/batch', () => {
     ['a path outside the API', '/healthz'],
     ['a path that leaves the API by its dots', '/api/v1/../../healthz'],
     ['a path that leaves the API by its backslashes', '/api/v1/..\\..\\healthz'],
+    ['a path that leaves the API by encoded dots', '/api/v1/%2e%2e/%2E%2E/healthz'],
     ['another host', '//attacker.example/api/v1/users/current'],
     ['the batch itself', '/api/v1/batch'],
     ['the batch itself, with a slash', '/api/v1/batch/'],

@@ -12,6 +12,7 @@ import {
   categoriesPath,
   categoryPath,
   dashboardPath,
+  downloadPath,
   pageNumberFrom,
   requestPath,
   requestsPageLists,
@@ -49,6 +50,12 @@ function readsOf(
       ];
     case 'Request':
       return present(requestPath(params.requestId ?? ''));
+    // The file's download is signed ahead too: used only when the request lists it.
+    case 'RequestAttachment':
+      return [
+        ...present(requestPath(params.requestId ?? '')),
+        ...present(downloadPath(params.attachmentId ?? '')),
+      ];
     case 'RequestCategory':
       // Its new-request form lists every category.
       return [

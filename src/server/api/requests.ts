@@ -255,6 +255,11 @@ export async function fetchCategory(
   });
 }
 
+/** The API's address of a file's download; undefined for what could never be an id. */
+export function downloadPath(attachmentId: string): string | undefined {
+  return plausibleId.test(attachmentId) ? `/api/v1/attachments/${attachmentId}` : undefined;
+}
+
 /**
  * A signed download address for one of the member's files, or `undefined` when the file is not
  * theirs (or does not exist).
@@ -263,11 +268,10 @@ export async function fetchDownload(
   api: ApiClient,
   attachmentId: string,
 ): Promise<Download | undefined> {
-  if (!plausibleId.test(attachmentId)) return undefined;
+  const path = downloadPath(attachmentId);
+  if (path === undefined) return undefined;
   return unlessNotFound(async () => {
-    const { data } = await api.request('GET', `/api/v1/attachments/${attachmentId}`, {
-      schema: downloadSchema,
-    });
+    const { data } = await api.request('GET', path, { schema: downloadSchema });
     return data;
   });
 }
