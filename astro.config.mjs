@@ -62,8 +62,15 @@ export default defineConfig({
   output: 'server',
   // The largest body any route takes (a storage upload); each route's own limit is applied by
   // the bodyLimit middleware, and scripts/start.mjs refuses longer bodies by their declared
-  // length before reading them.
-  adapter: node({ mode: 'standalone', bodySizeLimit: uploadBodyLimitBytes }),
+  // length before reading them. Middleware mode: scripts/start.mjs serves the build's files
+  // itself, from a list made at start, so that a page costs no file-system check. Pages are
+  // rendered whole, then sent: streamed, a page went to the compressor in hundreds of small
+  // pieces, which cost more than rendering it (docs/PERFORMANCE.md).
+  adapter: node({
+    mode: 'middleware',
+    bodySizeLimit: uploadBodyLimitBytes,
+    experimentalDisableStreaming: true,
+  }),
   // All session state lives in our own cookies and the API (docs/ARCHITECTURE.md).
   session: false,
   build: { inlineStylesheets: 'always' },

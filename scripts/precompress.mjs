@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { hashedAssetsDirectory, precompressedExtensions } from './precompressed-assets.mjs';
+import { hashedAssetsDirectory, precompressedExtensions } from './static-files.mjs';
 
 const directory = path.resolve(hashedAssetsDirectory);
 let count = 0;

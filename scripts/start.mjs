@@ -22,7 +22,7 @@ import {
   withRequestId,
 } from '../api/logger.ts';
 import { clientAddressHeader } from '../src/lib/internal-headers.ts';
-import { precompressedAssets } from './precompressed-assets.mjs';
+import { staticFiles } from './static-files.mjs';
 import { insecureServingProblem, parseConfig } from '../src/server/config.ts';
 import { cookieName, xsrfCookieName } from '../src/server/session/cookies.ts';
 import { bodyLimitOfRequest, countedRequestBody } from '../src/server/http/request-bodies.ts';
@@ -78,7 +78,7 @@ if (!existsSync(entry)) {
   refuseToStart('There is no build to serve yet: run `npm run build` first (or `npm start`).');
 }
 const { handler, options } = await import(entry.href);
-const servePrecompressed = precompressedAssets(fileURLToPath(new URL('..', import.meta.url)));
+const serveStatic = staticFiles(fileURLToPath(new URL('..', import.meta.url)));
 
 // A first visit to SignIn gets a copy of one rendered page with its own token
 // (src/server/first-visit/first-visit-pages.ts); a minute old, the copy is made again.
@@ -129,6 +129,18 @@ function passClientAddress(request) {
   );
   // Always written, so that nothing a client sends under this name survives.
   request.headers[clientAddressHeader] = address ?? '';
+}
+
+/** A path that is not valid percent-encoding names nothing here; Astro's router would throw on it. */
+function refuseMalformedPath(request, response) {
+  try {
+    decodeURI(request.url ?? '/');
+    return false;
+  } catch {
+    response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+    response.end('Bad request.\n');
+    return true;
+  }
 }
 
 /** No route takes a body this large; refuse it before a byte of it is read. */
@@ -227,7 +239,8 @@ const server = createServer((request, response) => {
     if (refuseOtherHosts(request, response)) return;
     if (refuseOversizedBody(request, response)) return;
     countBody(request, response);
-    if (servePrecompressed(request, response)) return;
+    if (refuseMalformedPath(request, response)) return;
+    if (serveStatic(request, response)) return;
     if (firstVisits.serve(request, response)) return;
     passClientAddress(request);
     compress(request, response, () => {

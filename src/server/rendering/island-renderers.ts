@@ -1,33 +1,44 @@
 import { islandRenderer } from './island-renderer-name';
 
 /**
- * Astro finds the renderer of an island by asking each renderer whether the component is its
- * own, and React's answer is to render the component once, just to look; the page then renders it
- * again. React is this product's only framework, so every island names its renderer up front with
- * the tag Astro reads first (`Symbol.for('astro:renderer')`), and renders once per page view. The
- * renderer named is React's, which also lists the modules the island needs
+ * Astro finds the renderer of a component a page renders by asking each renderer whether the
+ * component is its own, and React's answer is to render the component once, just to look; the
+ * page then renders it again. React is this product's only framework, so every component a page
+ * can render (the islands, the kit's components, the kit gallery's demos) names its renderer up
+ * front with the tag Astro reads first (`Symbol.for('astro:renderer')`), and renders once per page
+ * view. The renderer named is React's, which also lists the modules an island needs
  * (src/server/rendering/react-island-renderer.ts).
  */
 const rendererTag = Symbol.for('astro:renderer');
 
 export { islandRenderer };
 
-/** Every module a page hydrates: the islands, and the kit gallery's demos. */
-const islandModules = import.meta.glob<{ default?: unknown }>(
-  ['../../islands/*/*.tsx', '../../pages/kit/_gallery/*.tsx', '!**/*.test.tsx'],
+/** Every module whose components a page renders: the islands, the kit, the gallery's demos. */
+const componentModules = import.meta.glob<Record<string, unknown>>(
+  ['../../islands/*/*.tsx', '../../ui/*/*.tsx', '../../pages/kit/_gallery/*.tsx', '!**/*.test.tsx'],
   { eager: true },
 );
 
-/** Tags every island component; returns the ones it tagged, by module. */
+/** A component by React's naming rule: a function whose name starts with a capital. */
+const isComponent = (value: unknown, name: string): value is object =>
+  typeof value === 'function' && /^[A-Z]/u.test(name === 'default' ? value.name : name);
+
+/**
+ * Tags every component the modules export (default or named); returns them as `module#export`.
+ * Tagging one twice (a module re-exporting another's) is harmless: the tag is the same.
+ */
 export function tagIslandRenderers(
-  modules: Record<string, { default?: unknown }> = islandModules,
+  modules: Record<string, Record<string, unknown>> = componentModules,
 ): string[] {
   const tagged: string[] = [];
   for (const [path, module] of Object.entries(modules)) {
-    const component = module.default;
-    if (typeof component !== 'function') continue;
-    Object.defineProperty(component, rendererTag, { value: islandRenderer });
-    tagged.push(path);
+    for (const [name, component] of Object.entries(module)) {
+      if (!isComponent(component, name)) continue;
+      if (!(rendererTag in component)) {
+        Object.defineProperty(component, rendererTag, { value: islandRenderer });
+      }
+      tagged.push(`${path}#${name}`);
+    }
   }
   return tagged;
 }
