@@ -612,6 +612,12 @@ const resetAccount = 'concierge@example.com';
  * (the server must serve the outbox viewer), an unlock token of a real one's shape (the page does
  * not look it up until its button is pressed, and a real one needs a locked account).
  */
+/**
+ * The demo member's request a request's pages are weighed and measured on: open, with notes from
+ * both sides and a file (api/db/seed.ts).
+ */
+const weighedRequestTitle = 'A pediatric dentist near home';
+
 export async function prepareDemo(origin: string, password: string): Promise<DemoData> {
   const member = await signIn(origin, accountOf.member, password);
   const signedOut = await signIn(origin, accountOf.member, password);
@@ -630,8 +636,14 @@ export async function prepareDemo(origin: string, password: string): Promise<Dem
   };
 
   const dashboard = await get(`${origin}/dashboard`, cookies.member);
-  const requestId = /href="\/requests\/([0-9a-f-]{36})"/.exec(dashboard.body)?.[1];
-  if (!requestId) throw new Error('The Dashboard links to no request of the demo member');
+  const requestId = new RegExp(
+    `href="/requests/([0-9a-f-]{36})"[^>]*>${weighedRequestTitle}<`,
+  ).exec(dashboard.body)?.[1];
+  if (!requestId) {
+    throw new Error(
+      `The Dashboard links to no request "${weighedRequestTitle}" of the demo member`,
+    );
+  }
   const categoryId = /href="\/requests\/category\/([^"/?]+)"/.exec(dashboard.body)?.[1];
   if (!categoryId) throw new Error('The Dashboard links to no request category');
 

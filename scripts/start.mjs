@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { constants } from 'node:zlib';
 import compression from 'compression';
 import { clientAddressFrom } from '../api/http/client-address.ts';
+import { runEmbeddedApiInThread } from '../api/embedded-thread-client.ts';
 import { runShutdownTasks } from '../api/shutdown.ts';
 import { productionConveniencesLine } from '../api/settings.ts';
 import {
@@ -72,6 +73,10 @@ if (settings.monitoring) {
   const { startServerMonitoring } = await import('../src/server/monitoring/server-monitoring.ts');
   startServerMonitoring(settings.monitoring);
 }
+
+// The embedded API (when there is no API_ORIGIN) runs in a worker thread of its own: its queries,
+// and PGlite's whole database, run on the other core, beside the pages being rendered.
+runEmbeddedApiInThread(new URL('../api/embedded-thread.ts', import.meta.url));
 
 const entry = new URL('../dist/server/entry.mjs', import.meta.url);
 if (!existsSync(entry)) {

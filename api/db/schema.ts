@@ -557,8 +557,21 @@ export const requests = pgTable(
       'requests_status',
       sql`${table.status} in ('submitted', 'in_progress', 'waiting_on_member', 'completed', 'cancelled')`,
     ),
-    index('requests_user_id_updated_at_index').on(table.userId, table.updatedAt),
-    index('requests_user_id_category_id_index').on(table.userId, table.categoryId),
+    // The lists' order (most recently updated first, ties by creation then id), per member and
+    // per member and category: a page by position starts in the index (docs/PRODUCT.md §7.2).
+    index('requests_user_id_list_order_index').on(
+      table.userId,
+      table.updatedAt,
+      table.createdAt,
+      table.id,
+    ),
+    index('requests_user_id_category_id_list_order_index').on(
+      table.userId,
+      table.categoryId,
+      table.updatedAt,
+      table.createdAt,
+      table.id,
+    ),
   ],
 );
 

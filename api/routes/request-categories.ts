@@ -1,14 +1,11 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { requireSession } from '../http/authentication.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, ErrorMessage } from '../http/errors.ts';
 import { isStorableText, queryParameters } from '../http/validation.ts';
 import { findCategory, listCategories } from '../services/request-categories.ts';
 import { pageOfRequests } from '../services/requests.ts';
-import { pageParameter } from './requests.ts';
-
-const categoryQuery = z.object({ page: pageParameter });
+import { listPositionQuery, pagePositionOf } from './requests.ts';
 
 /**
  * What members can ask for: /api/v1/request_categories (docs/PRODUCT.md §7.2.1). A category's
@@ -20,7 +17,7 @@ export function createRequestCategoriesRoutes(dependencies: ApiDependencies) {
 
   return new Hono<ApiEnv>()
     .get('/', session, async (c) => c.json({ categories: await listCategories(db) }))
-    .get('/:id', session, queryParameters(categoryQuery), async (c) => {
+    .get('/:id', session, queryParameters(listPositionQuery), async (c) => {
       const id = c.req.param('id');
       // No category is named so; the database would refuse the look-up itself.
       const category = isStorableText(id) ? await findCategory(db, id) : undefined;
@@ -28,7 +25,7 @@ export function createRequestCategoriesRoutes(dependencies: ApiDependencies) {
       const page = await pageOfRequests(db, {
         userId: c.get('user').id,
         categoryId: category.id,
-        page: c.req.valid('query').page ?? 1,
+        position: pagePositionOf(c.req.valid('query')),
       });
       return c.json({ category, ...page });
     });

@@ -17,21 +17,55 @@ import {
   MAX_NOTE_LENGTH,
   MAX_TITLE_LENGTH,
   pageOfRequests,
+  type PagePosition,
 } from '../services/requests.ts';
+import { decodeCursor, MAX_CURSOR_LENGTH } from '../services/request-cursor.ts';
 
 /** An empty parameter (`?status=`) means the parameter is not there. */
 const blankAsAbsent = (value: unknown) => (value === '' ? undefined : value);
 
 /** `page`: 1 when absent; pages past the last answer an empty list. */
-export const pageParameter = z.preprocess(
+const pageParameter = z.preprocess(
   blankAsAbsent,
   z.coerce.number().int().min(1).max(100_000).optional(),
 );
 
-const listQuery = z.object({
-  status: z.preprocess(blankAsAbsent, z.enum(['open', 'closed']).optional()),
-  page: pageParameter,
-});
+/** `after` or `before`: a cursor of a page's meta (`next_cursor`, `previous_cursor`). */
+const cursorParameter = z.preprocess(
+  blankAsAbsent,
+  z
+    .string()
+    .max(MAX_CURSOR_LENGTH)
+    .transform((cursor, context) => {
+      const position = decodeCursor(cursor);
+      if (position) return position;
+      context.addIssue({ code: 'custom', message: 'must be a cursor from a page of this list' });
+      return z.NEVER;
+    })
+    .optional(),
+);
+
+/**
+ * Which page of a list (GET /requests, GET /request_categories/{id}): `page`, or, to page by
+ * position (docs/PRODUCT.md §7.2), `after` or `before`; a cursor wins over `page`.
+ */
+export const listPositionQuery = z
+  .object({ page: pageParameter, after: cursorParameter, before: cursorParameter })
+  .refine((query) => query.after === undefined || query.before === undefined, {
+    message: 'must not be given with after',
+    path: ['before'],
+  });
+
+/** The page a valid {@link listPositionQuery} names. */
+export function pagePositionOf(query: z.infer<typeof listPositionQuery>): PagePosition {
+  if (query.after) return { after: query.after };
+  if (query.before) return { before: query.before };
+  return { page: query.page ?? 1 };
+}
+
+const listQuery = z
+  .object({ status: z.preprocess(blankAsAbsent, z.enum(['open', 'closed']).optional()) })
+  .and(listPositionQuery);
 
 const attachmentIds = z.array(z.uuid()).max(MAX_ATTACHMENTS).default([]);
 
@@ -69,9 +103,13 @@ export function createRequestsRoutes(dependencies: ApiDependencies) {
 
   return new Hono<ApiEnv>()
     .get('/', session, queryParameters(listQuery), async (c) => {
-      const { status, page } = c.req.valid('query');
+      const query = c.req.valid('query');
       return c.json(
-        await pageOfRequests(db, { userId: c.get('user').id, status, page: page ?? 1 }),
+        await pageOfRequests(db, {
+          userId: c.get('user').id,
+          status: query.status,
+          position: pagePositionOf(query),
+        }),
       );
     })
     .post('/', session, jsonBody(createBody), writes, async (c) => {

@@ -11,6 +11,7 @@ import {
   type RequestUpdateKind,
 } from '../db/schema.ts';
 import { describeCategory, type CategoryAnswer } from './request-categories.ts';
+import type { RequestPosition } from './request-cursor.ts';
 
 /**
  * The shapes of requests, their timelines and files in the API's answers (docs/PRODUCT.md
@@ -91,23 +92,66 @@ function filterCondition(filter: RequestFilter): SQL | undefined {
   );
 }
 
-/** A window of a list of requests, and how many the whole list has. */
+/**
+ * Which part of a list: the requests after so many (a numbered page, as an address may name one),
+ * or those right after or right before a position in the list (request-cursor.ts).
+ */
+export type RequestWindow =
+  | { readonly limit: number; readonly offset: number }
+  | { readonly limit: number; readonly after: RequestPosition }
+  | { readonly limit: number; readonly before: RequestPosition };
+
+/** A window of a list of requests, where it lies in the list, and how many the list has. */
 export interface RequestSummaries {
   summaries: RequestSummaryAnswer[];
   totalCount: number;
+  /** How many requests of the list come before the window's first. */
+  countBefore: number;
+  /** The positions of the window's first and last requests; undefined for an empty window. */
+  first: RequestPosition | undefined;
+  last: RequestPosition | undefined;
 }
 
+/** The list's order, newest first; each key is unique with the id. */
+const listKey = sql`(${requests.updatedAt}, ${requests.createdAt}, ${requests.id})`;
+const positionKey = (position: RequestPosition) =>
+  sql`(${position.updatedAt}::timestamptz, ${position.createdAt}::timestamptz, ${position.id}::uuid)`;
+/** A timestamp exactly as the database keeps it (to the microsecond), for a cursor. */
+const exactly = (column: typeof requests.updatedAt) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
 /**
- * Summaries of a member's requests, most recently updated first, and how many the filter finds
- * in all, in one statement: the count, joined with the window of the list (none past the end).
+ * Summaries of a member's requests, most recently updated first, with how many the filter finds
+ * in all and how many come before them, in one statement: the counts, joined with the window of
+ * the list (none past the end). A window by position reads the requests from there on through
+ * the index, however far down the list it is.
  */
 export async function listRequestSummaries(
   database: Database,
   filter: RequestFilter,
-  window: { limit: number; offset: number },
+  window: RequestWindow,
 ): Promise<RequestSummaries> {
+  // Going back (`before`), the rows nearest the position are the oldest of the rows above it.
+  const backwards = 'before' in window;
+  const order = backwards ? asc : desc;
+  const keyset =
+    'after' in window
+      ? sql`${listKey} < ${positionKey(window.after)}`
+      : 'before' in window
+        ? sql`${listKey} > ${positionKey(window.before)}`
+        : undefined;
+  // Before the window: all above the position it follows, or above the one it precedes.
+  const preceding =
+    'after' in window
+      ? sql<number>`count(*) filter (where ${listKey} >= ${positionKey(window.after)})`
+      : 'before' in window
+        ? sql<number>`count(*) filter (where ${listKey} > ${positionKey(window.before)})`
+        : sql<number>`0`;
   const counted = database
-    .select({ total: count().as('total') })
+    .select({
+      total: count().as('total'),
+      preceding: preceding.mapWith(Number).as('preceding'),
+    })
     .from(requests)
     .where(filterCondition(filter))
     .as('counted');
@@ -118,6 +162,8 @@ export async function listRequestSummaries(
       status: requests.status,
       createdAt: requests.createdAt,
       updatedAt: requests.updatedAt,
+      exactCreatedAt: exactly(requests.createdAt).as('exact_created_at'),
+      exactUpdatedAt: exactly(requests.updatedAt).as('exact_updated_at'),
       // Named apart: a subquery's columns need names of their own, and both tables have an `id`.
       categoryId: sql<string>`${requestCategories.id}`.as('category_id'),
       categoryName: requestCategories.name,
@@ -130,20 +176,23 @@ export async function listRequestSummaries(
     })
     .from(requests)
     .innerJoin(requestCategories, eq(requests.categoryId, requestCategories.id))
-    .where(filterCondition(filter))
-    .orderBy(desc(requests.updatedAt), desc(requests.createdAt), desc(requests.id))
+    .where(and(filterCondition(filter), keyset))
+    .orderBy(order(requests.updatedAt), order(requests.createdAt), order(requests.id))
     .limit(window.limit)
-    .offset(window.offset)
+    .offset('offset' in window ? window.offset : 0)
     .as('listed');
   const rows = await database
     .select({
       total: counted.total,
+      preceding: counted.preceding,
       listed: {
         id: listed.id,
         title: listed.title,
         status: listed.status,
         createdAt: listed.createdAt,
         updatedAt: listed.updatedAt,
+        exactCreatedAt: listed.exactCreatedAt,
+        exactUpdatedAt: listed.exactUpdatedAt,
         categoryId: listed.categoryId,
         categoryName: listed.categoryName,
         categoryDescription: listed.categoryDescription,
@@ -153,29 +202,40 @@ export async function listRequestSummaries(
     })
     .from(counted)
     .leftJoinLateral(listed, sql`true`)
-    .orderBy(desc(listed.updatedAt), desc(listed.createdAt), desc(listed.id));
-  // Past the end of the list, the count alone: one row without a listed request.
-  const summaries = rows.flatMap(({ listed: row }) =>
-    row === null
-      ? []
-      : [
-          {
-            id: row.id,
-            title: row.title,
-            status: row.status,
-            category: {
-              id: row.categoryId,
-              name: row.categoryName,
-              description: row.categoryDescription,
-              icon: row.categoryIcon,
-            },
-            created_at: row.createdAt.toISOString(),
-            updated_at: row.updatedAt.toISOString(),
-            attachment_count: row.attachmentCount,
-          },
-        ],
-  );
-  return { summaries, totalCount: rows[0]?.total ?? 0 };
+    .orderBy(order(listed.updatedAt), order(listed.createdAt), order(listed.id));
+  // Past the end of the list, the counts alone: one row without a listed request.
+  const found = rows.flatMap(({ listed: row }) => (row === null ? [] : [row]));
+  if (backwards) found.reverse();
+  const summaries = found.map((row) => ({
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    category: {
+      id: row.categoryId,
+      name: row.categoryName,
+      description: row.categoryDescription,
+      icon: row.categoryIcon,
+    },
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    attachment_count: row.attachmentCount,
+  }));
+  const positionOf = (row: (typeof found)[number] | undefined) =>
+    row && { updatedAt: row.exactUpdatedAt, createdAt: row.exactCreatedAt, id: row.id };
+  const totalCount = rows[0]?.total ?? 0;
+  const preceded = rows[0]?.preceding ?? 0;
+  return {
+    summaries,
+    totalCount,
+    countBefore:
+      'offset' in window
+        ? Math.min(window.offset, totalCount)
+        : 'before' in window
+          ? preceded - summaries.length
+          : preceded,
+    first: positionOf(found[0]),
+    last: positionOf(found.at(-1)),
+  };
 }
 
 /**

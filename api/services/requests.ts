@@ -18,6 +18,7 @@ import {
   type UpdateAnswer,
 } from './request-answers.ts';
 import type { FileStorage } from './storage/file-storage.ts';
+import { encodeCursor, type RequestPosition } from './request-cursor.ts';
 
 /** Concierge requests (docs/PRODUCT.md §7.2.1): listing, making, notes and cancelling. */
 
@@ -40,16 +41,30 @@ export function isOpenStatus(status: RequestStatus): boolean {
 }
 
 export interface PageMeta {
+  /** The page's number: as asked, or, for a page by position, as many pages down as it starts. */
   page: number;
   per_page: number;
   total_count: number;
   total_pages: number;
+  /** The next page's cursor (`after`), or null on the last page. */
+  next_cursor: string | null;
+  /** The page before's cursor (`before`), or null on the first page. */
+  previous_cursor: string | null;
 }
 
 export interface RequestPage {
   requests: RequestSummaryAnswer[];
   meta: PageMeta;
 }
+
+/**
+ * Which page: its number (an address may name one), or the page right after or right before a
+ * position that a page's cursor named (request-cursor.ts).
+ */
+export type PagePosition =
+  | { readonly page: number }
+  | { readonly after: RequestPosition }
+  | { readonly before: RequestPosition };
 
 /** One page of a member's requests, most recently updated first; past the last, none. */
 export async function pageOfRequests(
@@ -58,7 +73,7 @@ export async function pageOfRequests(
     userId: number;
     status?: RequestStatusGroup | undefined;
     categoryId?: string | undefined;
-    page: number;
+    position: PagePosition;
   },
 ): Promise<RequestPage> {
   const filter = {
@@ -66,18 +81,24 @@ export async function pageOfRequests(
     statuses: query.status === undefined ? undefined : REQUEST_STATUS_GROUPS[query.status],
     categoryId: query.categoryId,
   };
-  const { summaries, totalCount } = await listRequestSummaries(database, filter, {
-    limit: REQUESTS_PER_PAGE,
-    offset: (query.page - 1) * REQUESTS_PER_PAGE,
-  });
-  const totalPages = Math.ceil(totalCount / REQUESTS_PER_PAGE);
+  const { position } = query;
+  const listed = await listRequestSummaries(
+    database,
+    filter,
+    'page' in position
+      ? { limit: REQUESTS_PER_PAGE, offset: (position.page - 1) * REQUESTS_PER_PAGE }
+      : { limit: REQUESTS_PER_PAGE, ...position },
+  );
+  const { summaries, totalCount, countBefore, first, last } = listed;
   return {
     requests: summaries,
     meta: {
-      page: query.page,
+      page: 'page' in position ? position.page : Math.floor(countBefore / REQUESTS_PER_PAGE) + 1,
       per_page: REQUESTS_PER_PAGE,
       total_count: totalCount,
-      total_pages: totalPages,
+      total_pages: Math.ceil(totalCount / REQUESTS_PER_PAGE),
+      next_cursor: last && countBefore + summaries.length < totalCount ? encodeCursor(last) : null,
+      previous_cursor: first && countBefore > 0 ? encodeCursor(first) : null,
     },
   };
 }

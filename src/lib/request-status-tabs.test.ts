@@ -17,10 +17,11 @@ describe('request status tabs', () => {
     expect(requestStatusTabFrom('Archived')).toBe(requestStatusTabs[0]);
   });
 
-  it('writes the tab always and the page only past the first', () => {
+  it('writes the tab always and the position unless it is the first page', () => {
     const [open, closed] = requestStatusTabs;
     expect(requestStatusTabSearch(open)).toBe('?tab=Open');
-    expect(requestStatusTabSearch(closed, 1)).toBe('?tab=Closed');
-    expect(requestStatusTabSearch(closed, 3)).toBe('?tab=Closed&page=3');
+    expect(requestStatusTabSearch(closed, { page: 1 })).toBe('?tab=Closed');
+    expect(requestStatusTabSearch(closed, { page: 3 })).toBe('?tab=Closed&page=3');
+    expect(requestStatusTabSearch(closed, { after: 'c1' })).toBe('?tab=Closed&after=c1');
   });
 });

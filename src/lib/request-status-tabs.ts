@@ -1,4 +1,5 @@
 import { tabValue } from '../ui/Tabs/tab-rules';
+import { firstPage, writeListPosition, type ListPosition } from './list-position';
 
 /** The tabs of the Requests page, each listing the requests of one filter (docs/PRODUCT.md §7.2.1). */
 export const requestStatusTabs = [
@@ -8,9 +9,8 @@ export const requestStatusTabs = [
 
 export type RequestStatusTab = (typeof requestStatusTabs)[number];
 
-/** The query parameters that keep the chosen tab, and the page within it, in the address. */
+/** The query parameter that keeps the chosen tab in the address (its page: list-position.ts). */
 export const tabParameter = 'tab';
-export const pageParameter = 'page';
 
 /**
  * The tab an address asks for, by its tab value (docs/PRODUCT.md §4: the label with non-word
@@ -21,11 +21,14 @@ export function requestStatusTabFrom(value: string | null | undefined): RequestS
 }
 
 /**
- * The query of the address that shows `tab` at `page`: the tab always, the page only past the
- * first, e.g. `?tab=Closed&page=2`.
+ * The query of the address that shows `tab` at `position`: the tab always, the position unless
+ * it is the first page, e.g. `?tab=Closed&after=…`.
  */
-export function requestStatusTabSearch(tab: RequestStatusTab, page = 1): string {
+export function requestStatusTabSearch(
+  tab: RequestStatusTab,
+  position: ListPosition = firstPage,
+): string {
   const query = new URLSearchParams({ [tabParameter]: tabValue(tab.label) });
-  if (page > 1) query.set(pageParameter, String(page));
+  writeListPosition(query, position);
   return `?${query.toString()}`;
 }

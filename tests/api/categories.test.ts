@@ -82,7 +82,14 @@ describe('GET /api/v1/request_categories/{id}', () => {
       icon: 'travel',
     });
     expect(body.requests.map(({ id }) => id)).toEqual([newer, older]);
-    expect(body.meta).toEqual({ page: 1, per_page: 10, total_count: 2, total_pages: 1 });
+    expect(body.meta).toEqual({
+      page: 1,
+      per_page: 10,
+      total_count: 2,
+      total_pages: 1,
+      next_cursor: null,
+      previous_cursor: null,
+    });
   });
 
   it('answers an empty page past the last with the same meta', async () => {

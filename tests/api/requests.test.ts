@@ -61,7 +61,14 @@ interface RequestBody extends Summary {
 
 interface ListBody {
   requests: Summary[];
-  meta: { page: number; per_page: number; total_count: number; total_pages: number };
+  meta: {
+    page: number;
+    per_page: number;
+    total_count: number;
+    total_pages: number;
+    next_cursor: string | null;
+    previous_cursor: string | null;
+  };
 }
 
 function createRequest(member: Member, request: Record<string, unknown>): Promise<Response> {
@@ -246,6 +253,16 @@ describe('POST /api/v1/requests', () => {
   });
 });
 
+/** A cursor of the shape this API makes, for a position no list may hold. */
+const cursorOf = () =>
+  Buffer.from(
+    JSON.stringify([
+      '2026-01-02T03:04:05.123456Z',
+      '2026-01-02T03:04:05.123456Z',
+      '00000000-0000-4000-8000-000000000000',
+    ]),
+  ).toString('base64url');
+
 describe('GET /api/v1/requests', () => {
   it('lists the member’s requests, most recently updated first, with meta', async () => {
     const member = await newMember();
@@ -266,7 +283,14 @@ describe('GET /api/v1/requests', () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as ListBody;
     expect(body.requests.map(({ id }) => id)).toEqual([older, newer]);
-    expect(body.meta).toEqual({ page: 1, per_page: 10, total_count: 2, total_pages: 1 });
+    expect(body.meta).toEqual({
+      page: 1,
+      per_page: 10,
+      total_count: 2,
+      total_pages: 1,
+      next_cursor: null,
+      previous_cursor: null,
+    });
     expect(Object.keys(body.requests[0] ?? {}).sort()).toEqual([
       'attachment_count',
       'category',
@@ -302,11 +326,94 @@ describe('GET /api/v1/requests', () => {
 
     expect(first.requests.map(({ id }) => id)).toEqual(newestFirst.slice(0, 10));
     expect(third.requests.map(({ id }) => id)).toEqual(newestFirst.slice(20));
-    expect(third.meta).toEqual({ page: 3, per_page: 10, total_count: 23, total_pages: 3 });
+    expect(third.meta).toMatchObject({
+      page: 3,
+      per_page: 10,
+      total_count: 23,
+      total_pages: 3,
+      next_cursor: null,
+    });
+    expect(third.meta.previous_cursor).toEqual(expect.any(String));
     expect(fourth).toEqual({
       requests: [],
-      meta: { page: 4, per_page: 10, total_count: 23, total_pages: 3 },
+      meta: {
+        page: 4,
+        per_page: 10,
+        total_count: 23,
+        total_pages: 3,
+        next_cursor: null,
+        previous_cursor: null,
+      },
     });
+  });
+
+  it('pages by cursor, forwards and back, to the same pages as by number', async () => {
+    const member = await newMember();
+    const start = api.clock.now().getTime();
+    const ids: string[] = [];
+    for (let index = 0; index < 23; index += 1) {
+      ids.push(
+        await storeRequest(api, member.id, {
+          title: `Request ${index}`,
+          // Two made in the same instant: the id decides, the same way every time.
+          createdAt: new Date(start - Math.floor((100 - index) / 2) * MINUTE),
+        }),
+      );
+    }
+    const page = async (query: string) =>
+      (await (
+        await api.call('GET', `/api/v1/requests${query}`, { token: member.token })
+      ).json()) as ListBody;
+    const byNumber = await Promise.all(['?page=1', '?page=2', '?page=3'].map(page));
+    const idsOf = (body: ListBody) => body.requests.map(({ id }) => id);
+
+    const first = await page('');
+    const second = await page(`?after=${first.meta.next_cursor ?? ''}`);
+    const third = await page(`?after=${second.meta.next_cursor ?? ''}`);
+    expect([first, second, third].map(idsOf)).toEqual(byNumber.map(idsOf));
+    expect(new Set([first, second, third].flatMap(idsOf)).size).toBe(23);
+    expect(second.meta).toMatchObject({ page: 2, total_count: 23, total_pages: 3 });
+    expect(third.meta).toMatchObject({ page: 3, next_cursor: null });
+    expect(first.meta.previous_cursor).toBeNull();
+
+    const backToSecond = await page(`?before=${third.meta.previous_cursor ?? ''}`);
+    const backToFirst = await page(`?before=${backToSecond.meta.previous_cursor ?? ''}`);
+    expect(idsOf(backToSecond)).toEqual(idsOf(second));
+    expect(backToSecond.meta).toMatchObject({ page: 2 });
+    expect(idsOf(backToFirst)).toEqual(idsOf(first));
+    expect(backToFirst.meta).toMatchObject({ page: 1, previous_cursor: null });
+  });
+
+  it('keeps a cursor’s place when a request moves meanwhile, and lists nobody else’s by it', async () => {
+    const member = await newMember();
+    const other = await newMember();
+    const start = api.clock.now().getTime();
+    const ids: string[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      ids.push(
+        await storeRequest(api, member.id, { createdAt: new Date(start - (50 - index) * MINUTE) }),
+      );
+      await storeRequest(api, other.id, { createdAt: new Date(start - (50 - index) * MINUTE) });
+    }
+    const first = (await (
+      await api.call('GET', '/api/v1/requests', { token: member.token })
+    ).json()) as ListBody;
+    // The oldest request gets a reply: it moves to the top, which the next page does not repeat.
+    await addConciergeUpdate(api, ids[0] ?? '', { body: 'On it.', createdAt: new Date(start) });
+    const second = (await (
+      await api.call('GET', `/api/v1/requests?after=${first.meta.next_cursor ?? ''}`, {
+        token: member.token,
+      })
+    ).json()) as ListBody;
+    expect(second.requests.map(({ id }) => id)).toEqual([ids[1]]);
+
+    // The other member, given the cursor, pages through their own requests only.
+    const theirs = (await (
+      await api.call('GET', `/api/v1/requests?after=${first.meta.next_cursor ?? ''}`, {
+        token: other.token,
+      })
+    ).json()) as ListBody;
+    expect(theirs.requests.map(({ id }) => id)).not.toContain(ids[1]);
   });
 
   it('filters open (submitted, in progress, waiting) and closed (completed, cancelled)', async () => {
@@ -361,7 +468,14 @@ describe('GET /api/v1/requests', () => {
 
     expect(body).toEqual({
       requests: [],
-      meta: { page: 1, per_page: 10, total_count: 0, total_pages: 0 },
+      meta: {
+        page: 1,
+        per_page: 10,
+        total_count: 0,
+        total_pages: 0,
+        next_cursor: null,
+        previous_cursor: null,
+      },
     });
   });
 
@@ -370,6 +484,15 @@ describe('GET /api/v1/requests', () => {
     ['?page=0', 'page must be at least 1.', 'page'],
     ['?page=two', 'page must be a number.', 'page'],
     ['?page=1.5', 'page must be a whole number.', 'page'],
+    ['?after=not-a-cursor', 'after must be a cursor from a page of this list.', 'after'],
+    ['?before=eyJ4IjoxfQ', 'before must be a cursor from a page of this list.', 'before'],
+    [`?after=${'a'.repeat(201)}`, 'after must be at most 200 characters.', 'after'],
+    [
+      // A well-formed position, but both directions at once.
+      `?after=${cursorOf()}&before=${cursorOf()}`,
+      'before must not be given with after.',
+      'before',
+    ],
   ])('refuses %s with 400 naming the parameter', async (query, error, field) => {
     const member = await newMember();
 

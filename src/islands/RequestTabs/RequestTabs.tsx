@@ -1,16 +1,15 @@
 import type { ReactNode } from 'react';
-import {
-  requestStatusTabFrom,
-  requestStatusTabSearch,
-  requestStatusTabs,
-} from '../../lib/request-status-tabs';
+import { requestStatusTabs } from '../../lib/request-status-tabs';
 import { Tabs } from '../../ui/Tabs/Tabs';
 
 export interface RequestTabsProps {
   /** The value of the tab the address asked for (`Open`, `Closed`). */
   readonly selected: string;
-  /** The page of the list each tab shows, by tab value: only the addressed tab may be past 1. */
-  readonly pages: Readonly<Record<string, number>>;
+  /**
+   * The query of each tab's address, by tab value: the tab with the page its list shows (only
+   * the addressed tab may be past its first page).
+   */
+  readonly searches: Readonly<Record<string, string>>;
   /** The open requests, rendered on the server (the page's `open` slot). */
   readonly open?: ReactNode;
   /** The closed requests, rendered on the server (the page's `closed` slot). */
@@ -21,11 +20,13 @@ export interface RequestTabsProps {
  * The Requests page's Open and Closed tabs (the kit's Tabs: click, keys, swipe). The chosen tab
  * is written into the address in place, so a reload or a shared link opens the same tab and page.
  */
-export default function RequestTabs({ selected, pages, open, closed }: RequestTabsProps) {
+export default function RequestTabs({ selected, searches, open, closed }: RequestTabsProps) {
   const panels = { open, closed };
   const keepInAddress = (value: string) => {
+    const search = searches[value];
+    if (search === undefined) return;
     const url = new URL(window.location.href);
-    url.search = requestStatusTabSearch(requestStatusTabFrom(value), pages[value] ?? 1);
+    url.search = search;
     window.history.replaceState(window.history.state, '', url);
   };
   return (

@@ -1,4 +1,5 @@
 import type { RouteMatch } from '../../routes';
+import { listPositionFrom } from '../../lib/list-position';
 import {
   currentUserPath,
   deviceSessionsPath,
@@ -13,7 +14,6 @@ import {
   categoryPath,
   dashboardPath,
   downloadPath,
-  pageNumberFrom,
   requestPath,
   requestsPageLists,
   requestsPath,
@@ -43,8 +43,8 @@ function readsOf(
       return [dashboardPath];
     case 'Requests':
       return [
-        ...requestsPageLists(search).lists.map(({ status, page }) =>
-          requestsPath({ status, page }),
+        ...requestsPageLists(search).lists.map(({ status, position }) =>
+          requestsPath({ status, position }),
         ),
         categoriesPath,
       ];
@@ -59,9 +59,7 @@ function readsOf(
     case 'RequestCategory':
       // Its new-request form lists every category.
       return [
-        ...present(
-          categoryPath(params.categoryId ?? '', { page: pageNumberFrom(search.get('page')) }),
-        ),
+        ...present(categoryPath(params.categoryId ?? '', listPositionFrom(search))),
         categoriesPath,
       ];
     // Which factors there are matters only to a member who has the step on; read ahead for all,

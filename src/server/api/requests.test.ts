@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient, ApiError, type ApiTransport } from './client';
-import {
-  fetchCategory,
-  fetchDownload,
-  fetchRequest,
-  fetchRequests,
-  pageNumberFrom,
-} from './requests';
+import { fetchCategory, fetchDownload, fetchRequest, fetchRequests } from './requests';
 
 function answering(answer: (request: Request) => Response) {
   const requests: Request[] = [];
@@ -34,8 +28,10 @@ const notFound = () => Response.json({ error: 'Not found.' }, { status: 404 });
 describe('reading requests from the API', () => {
   it('asks for one filter and page of the member’s requests', async () => {
     const { api, requests } = answering(() => Response.json({ requests: [summary], meta }));
-    const list = await fetchRequests(api, { status: 'closed', page: 3 });
-    expect(new URL(requests[0]?.url ?? '').search).toBe('?page=3&status=closed');
+    const list = await fetchRequests(api, { status: 'closed', position: { page: 3 } });
+    expect(new URL(requests[0]?.url ?? '').search).toBe('?status=closed&page=3');
+    await fetchRequests(api, { status: 'open', position: { after: 'c1' } });
+    expect(new URL(requests[1]?.url ?? '').search).toBe('?status=open&after=c1');
     expect(list.requests[0]?.category.icon).toBe('travel');
   });
 
@@ -60,22 +56,12 @@ describe('reading requests from the API', () => {
       Response.json({ category: { ...travel, icon: 'boat' }, requests: [], meta }),
     );
     const found = await fetchCategory(api, 'travel', { page: 2 });
+    expect(found?.meta).toMatchObject({ next_cursor: null, previous_cursor: null });
     expect(found?.category.icon).toBeNull();
   });
 
   it('passes on failures other than not found', async () => {
     const { api } = answering(() => Response.json({ error: 'Boom.' }, { status: 500 }));
     await expect(fetchRequest(api, summary.id)).rejects.toBeInstanceOf(ApiError);
-  });
-});
-
-describe('page numbers in addresses', () => {
-  it('reads a positive whole number and falls back to the first page otherwise', () => {
-    expect(pageNumberFrom('2')).toBe(2);
-    expect(pageNumberFrom(null)).toBe(1);
-    expect(pageNumberFrom('0')).toBe(1);
-    expect(pageNumberFrom('-3')).toBe(1);
-    expect(pageNumberFrom('2.5')).toBe(1);
-    expect(pageNumberFrom('9999999')).toBe(1);
   });
 });

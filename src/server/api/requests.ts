@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { requestStatuses } from '../../lib/request-status';
 import {
-  pageParameter,
+  firstPage,
+  listPositionFrom,
+  writeListPosition,
+  type ListPosition,
+} from '../../lib/list-position';
+import {
   requestStatusTabFrom,
   requestStatusTabs,
   tabParameter,
@@ -89,6 +94,9 @@ const pageMetaSchema = z.object({
   per_page: z.number().int().positive(),
   total_count: z.number().int().nonnegative(),
   total_pages: z.number().int().nonnegative(),
+  // The pages either side by position; an API that pages by number alone may leave them out.
+  next_cursor: z.string().min(1).nullable().default(null),
+  previous_cursor: z.string().min(1).nullable().default(null),
 });
 
 /** Where a page of a list stands: 10 to a page, most recently updated first. */
@@ -135,15 +143,6 @@ export type Download = z.infer<typeof downloadSchema>;
 /** Which requests a list shows: `open` is submitted, in progress or waiting on the member. */
 export type RequestFilter = 'open' | 'closed';
 
-/**
- * Reads a page number from an address's query: a positive whole number, else the first page.
- * Pages past the last are the API's to answer (an empty list with the same meta).
- */
-export function pageNumberFrom(value: string | null | undefined): number {
-  if (!value || !/^[1-9]\d{0,5}$/.test(value)) return 1;
-  return Number(value);
-}
-
 /** Ids in paths are the API's to judge; only what could never be one is refused here. */
 const plausibleId = /^[\w-]{1,100}$/;
 
@@ -169,13 +168,14 @@ export async function fetchDashboard(api: ApiClient): Promise<Dashboard> {
 
 export interface RequestsQuery {
   status?: RequestFilter | undefined;
-  page?: number | undefined;
+  position?: ListPosition | undefined;
 }
 
 /** The API's address of one page of the member's requests. */
-export function requestsPath({ status, page = 1 }: RequestsQuery = {}): string {
-  const query = new URLSearchParams({ page: String(page) });
+export function requestsPath({ status, position = firstPage }: RequestsQuery = {}): string {
+  const query = new URLSearchParams();
   if (status) query.set('status', status);
+  writeListPosition(query, position);
   return `/api/v1/requests?${query.toString()}`;
 }
 
@@ -189,16 +189,16 @@ export async function fetchRequests(
 }
 
 /**
- * What the Requests page lists for an address (`?tab=`, `?page=`): the addressed tab at its
- * page, the other tab at its first.
+ * What the Requests page lists for an address (`?tab=`, and `?page=`, `?after=` or `?before=`):
+ * the addressed tab at its position, the other tab at its first page.
  */
 export function requestsPageLists(search: URLSearchParams) {
   const selectedTab = requestStatusTabFrom(search.get(tabParameter));
-  const requestedPage = pageNumberFrom(search.get(pageParameter));
+  const requested = listPositionFrom(search);
   const lists = requestStatusTabs.map((tab) => ({
     tab,
     status: tab.filter,
-    page: tab === selectedTab ? requestedPage : 1,
+    position: tab === selectedTab ? requested : firstPage,
   }));
   return { selectedTab, lists };
 }
@@ -234,20 +234,22 @@ export async function fetchCategories(api: ApiClient): Promise<Category[]> {
 /** The API's address of a category's page of requests; undefined for what could never be an id. */
 export function categoryPath(
   categoryId: string,
-  { page = 1 }: { page?: number | undefined } = {},
+  position: ListPosition = firstPage,
 ): string | undefined {
   if (!plausibleId.test(categoryId)) return undefined;
-  const query = new URLSearchParams({ page: String(page) });
-  return `/api/v1/request_categories/${categoryId}?${query.toString()}`;
+  const query = new URLSearchParams();
+  writeListPosition(query, position);
+  const search = query.toString();
+  return `/api/v1/request_categories/${categoryId}${search ? `?${search}` : ''}`;
 }
 
 /** A category with one page of the member's requests in it, or `undefined` for an unknown one. */
 export async function fetchCategory(
   api: ApiClient,
   categoryId: string,
-  { page = 1 }: { page?: number | undefined } = {},
+  position: ListPosition = firstPage,
 ): Promise<CategoryPage | undefined> {
-  const path = categoryPath(categoryId, { page });
+  const path = categoryPath(categoryId, position);
   if (path === undefined) return undefined;
   return unlessNotFound(async () => {
     const { data } = await api.request('GET', path, { schema: categoryPageSchema });

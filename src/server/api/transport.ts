@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { onShutdown } from '../../../api/shutdown.ts';
+import type { ApiThreadOptions } from '../../../api/embedded-thread-messages.ts';
+import type { ReferenceApi } from '../../../api/index.ts';
 import type { ApiTransport } from './client';
 import { config, productionApiWarning, siteOrigin } from '../config';
 import { factorSecretKey, storageSecret } from '../secret';
@@ -27,6 +29,30 @@ export function apiEndpoint(): Promise<ApiEndpoint> {
   return sharedByEveryCopy[endpointKey];
 }
 
+/**
+ * The embedded reference API: in a worker thread of its own when the production server asked for
+ * one (scripts/start.mjs), so that its queries run beside the pages being rendered; otherwise
+ * (`astro dev`) in this thread.
+ */
+async function startEmbeddedApi(options: ApiThreadOptions): Promise<ReferenceApi> {
+  const { embeddedApiThreadEntry, startReferenceApiInThread } =
+    await import('../../../api/embedded-thread-client.ts');
+  const entry = embeddedApiThreadEntry();
+  if (entry) return startReferenceApiInThread(entry, options);
+  const { startReferenceApi, TrustedProxies } = await import('../../../api/index.ts');
+  const { s3, ...settings } = options;
+  return startReferenceApi({
+    ...settings,
+    // The AWS SDK is loaded only when the files go to S3.
+    storage: s3
+      ? (await import('../../../api/services/storage/s3-storage.ts')).createS3Storage(s3)
+      : undefined,
+    // Only this process calls the embedded API, with no socket between them: it is the one proxy
+    // in front, and passes on the visitor's address that scripts/start.mjs worked out.
+    trustedProxies: TrustedProxies.thisProcess,
+  });
+}
+
 async function connect(): Promise<ApiEndpoint> {
   const settings = config();
   if (settings.apiOrigin) {
@@ -35,31 +61,24 @@ async function connect(): Promise<ApiEndpoint> {
     return { transport: (request) => fetch(request), baseUrl: settings.apiOrigin };
   }
 
-  const { startReferenceApi, TrustedProxies } = await import('../../../api/index.ts');
   const { isDataFolderInUse } = await import('../../../api/db/data-folder-lock.ts');
-  // The AWS SDK is loaded only when the files go to S3.
-  const storage = settings.s3
-    ? (await import('../../../api/services/storage/s3-storage.ts')).createS3Storage(settings.s3)
-    : undefined;
-  let api: Awaited<ReturnType<typeof startReferenceApi>>;
+  const options: ApiThreadOptions = {
+    ...(settings.databaseUrl
+      ? { databaseUrl: settings.databaseUrl }
+      : { dataDir: path.resolve(settings.dataDir, 'pglite') }),
+    seedDemoData: settings.seedDemoData,
+    publicOrigin: siteOrigin(settings),
+    outboxViewer: settings.outboxViewer,
+    smtpUrl: settings.smtpUrl,
+    mailFrom: settings.mailFrom,
+    storageDir: path.resolve(settings.dataDir, 'storage'),
+    storageSecret: storageSecret(),
+    factorSecretKey: factorSecretKey(),
+    s3: settings.s3,
+  };
+  let api: ReferenceApi;
   try {
-    api = await startReferenceApi({
-      ...(settings.databaseUrl
-        ? { databaseUrl: settings.databaseUrl }
-        : { dataDir: path.resolve(settings.dataDir, 'pglite') }),
-      seedDemoData: settings.seedDemoData,
-      publicOrigin: siteOrigin(settings),
-      outboxViewer: settings.outboxViewer,
-      smtpUrl: settings.smtpUrl,
-      mailFrom: settings.mailFrom,
-      storage,
-      storageDir: path.resolve(settings.dataDir, 'storage'),
-      storageSecret: storageSecret(),
-      factorSecretKey: factorSecretKey(),
-      // Only this process calls the embedded API, with no socket between them: it is the one proxy
-      // in front, and passes on the visitor's address that scripts/start.mjs worked out.
-      trustedProxies: TrustedProxies.thisProcess,
-    });
+    api = await startEmbeddedApi(options);
   } catch (error) {
     // Another process has the data folder (`npm run api` on ./data, say): the server cannot
     // start, and says why in one line, as for a wrong setting (scripts/start.mjs).

@@ -1,10 +1,15 @@
 import react from '@astrojs/react/server.js';
 import { listingModulesToPreload } from './listing-modules-to-preload';
+import { renderingStaticComponentsWhole } from './rendering-static-components-whole';
 import { writingActionResultsWhole } from './writing-action-results-whole';
 
 /**
  * The islands' renderer (registered in astro.config.mjs): React's, which also writes on each
  * island the modules it needs (src/server/rendering/listing-modules-to-preload.ts) and the result of a form
- * post with its message (src/server/rendering/writing-action-results-whole.ts).
+ * post with its message (src/server/rendering/writing-action-results-whole.ts), and renders the
+ * components that do not hydrate in one call each
+ * (src/server/rendering/rendering-static-components-whole.ts).
  */
-export default listingModulesToPreload(writingActionResultsWhole(react));
+export default listingModulesToPreload(
+  writingActionResultsWhole(renderingStaticComponentsWhole(react)),
+);

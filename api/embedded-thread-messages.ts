@@ -1,0 +1,85 @@
+import type { DemoAccount, ReferenceApiOptions } from './index.ts';
+import type { S3Settings } from './services/storage/s3-settings.ts';
+
+/**
+ * What the web server and the embedded API's worker thread say to each other
+ * (api/embedded-thread-client.ts, api/embedded-thread.ts). Everything in a message is copied or
+ * moved between threads, so it holds plain data, byte buffers and streams only.
+ */
+
+/** The API's options as a thread can be given them: settings, no objects with behaviour. */
+export type ApiThreadOptions = Pick<
+  ReferenceApiOptions,
+  | 'databaseUrl'
+  | 'dataDir'
+  | 'seedDemoData'
+  | 'publicOrigin'
+  | 'outboxViewer'
+  | 'smtpUrl'
+  | 'mailFrom'
+  | 'storageDir'
+  | 'storageSecret'
+  | 'factorSecretKey'
+> & {
+  /** Files go to S3 with these settings; the thread makes its own client. */
+  readonly s3?: S3Settings | undefined;
+};
+
+/**
+ * A body: none, its bytes (moved, not copied), or a stream the other thread reads as it arrives
+ * (a file up or down, which may be larger than is worth holding whole).
+ */
+export type MessageBody = null | ArrayBuffer | ReadableStream<Uint8Array>;
+
+export type ToApiThread =
+  | {
+      readonly type: 'call';
+      readonly id: number;
+      readonly requestId: string;
+      readonly method: string;
+      readonly url: string;
+      readonly headers: [string, string][];
+      readonly body: MessageBody;
+    }
+  | { readonly type: 'close' };
+
+export type FromApiThread =
+  | { readonly type: 'ready'; readonly demoAccounts: DemoAccount[] }
+  | { readonly type: 'failed'; readonly message: string; readonly dataFolderInUse: boolean }
+  | {
+      readonly type: 'answer';
+      readonly id: number;
+      readonly status: number;
+      readonly headers: [string, string][];
+      readonly body: MessageBody;
+      /** The SQL statements the call cost, counted with the page's (api/logger.ts). */
+      readonly databaseStatements: number;
+    }
+  | { readonly type: 'fault'; readonly id: number; readonly message: string }
+  | { readonly type: 'closed'; readonly failure?: string };
+
+/** Bodies up to this size go across whole; larger or unknown ones as a stream. */
+export const wholeBodyLimitBytes = 256 * 1024;
+
+/** Whether a body of these headers is small enough, by its declared length, to send whole. */
+function isSmall(headers: Headers): boolean {
+  const length = Number(headers.get('content-length') ?? Number.NaN);
+  const type = headers.get('content-type') ?? '';
+  // JSON is always the API's own answer or the web server's call: small, and read whole anyway.
+  return /\bjson\b/u.test(type) || (Number.isInteger(length) && length <= wholeBodyLimitBytes);
+}
+
+/**
+ * A request's or answer's body as a message carries it, with what to move rather than copy:
+ * small ones as their bytes, the others as their stream (files up and down).
+ */
+export async function bodyToMessage(
+  message: Request | Response,
+): Promise<{ body: MessageBody; transfer: Transferable[] }> {
+  if (message.body === null) return { body: null, transfer: [] };
+  if (isSmall(message.headers)) {
+    const bytes = await message.arrayBuffer();
+    return { body: bytes, transfer: [bytes] };
+  }
+  return { body: message.body, transfer: [message.body] };
+}

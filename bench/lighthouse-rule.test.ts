@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { describeRule, lighthouseRule, performanceChecks } from './lighthouse-rule.ts';
+
+describe('lighthouseRule', () => {
+  it('holds pages to 98 when the floor scores 98 or more, or was not measured', () => {
+    expect(lighthouseRule({ performance: 99, lcpMs: 640 })).toEqual({
+      kind: 'absolute',
+      minimum: 98,
+    });
+    expect(lighthouseRule({ performance: 98, lcpMs: 700 })).toEqual({
+      kind: 'absolute',
+      minimum: 98,
+    });
+    expect(lighthouseRule(undefined)).toEqual({ kind: 'absolute', minimum: 98 });
+  });
+
+  it('holds pages within 2 points and 50 ms of LCP of a floor under 98', () => {
+    expect(lighthouseRule({ performance: 96, lcpMs: 778 })).toEqual({
+      kind: 'floor',
+      minimum: 94,
+      maxLcpMs: 828,
+    });
+  });
+});
+
+describe('performanceChecks', () => {
+  it('passes a page at the absolute budget and fails one under it', () => {
+    const rule = lighthouseRule({ performance: 100, lcpMs: 600 });
+    expect(performanceChecks({ performance: 98, lcpMs: 900 }, rule)).toEqual([
+      expect.objectContaining({ figure: 'performance', ok: true, budget: 98 }),
+    ]);
+    expect(performanceChecks({ performance: 97, lcpMs: 700 }, rule)[0]).toMatchObject({
+      ok: false,
+      shown: 'performance 97 < 98',
+    });
+  });
+
+  it('under the floor rule, fails a page too far under the floor’s score or over its LCP', () => {
+    const rule = lighthouseRule({ performance: 96, lcpMs: 778 });
+    expect(
+      performanceChecks({ performance: 94, lcpMs: 828 }, rule).every((check) => check.ok),
+    ).toBe(true);
+    const [score, lcp] = performanceChecks({ performance: 93, lcpMs: 829 }, rule);
+    expect(score).toMatchObject({ ok: false, shown: 'performance 93 < 94' });
+    expect(lcp).toMatchObject({
+      figure: 'LCP against the floor',
+      ok: false,
+      shown: "LCP 829 ms > the floor's + 50 ms (828 ms)",
+    });
+  });
+});
+
+describe('describeRule', () => {
+  it('says which rule applied and why', () => {
+    const high = { performance: 99, lcpMs: 640 };
+    expect(describeRule(lighthouseRule(high), high)).toBe(
+      'Performance rule: at least 98 (the floor scored 99).',
+    );
+    const low = { performance: 96, lcpMs: 778 };
+    expect(describeRule(lighthouseRule(low), low)).toBe(
+      "Performance rule: the floor's, since the floor scored 96, under 98: each page at least 94 " +
+        '(2 points under it) with an LCP of at most 828 ms (50 ms over its 778 ms).',
+    );
+  });
+});

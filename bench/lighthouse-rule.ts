@@ -1,0 +1,72 @@
+import type { BenchCheck } from './bench-table.ts';
+
+/**
+ * Which Lighthouse performance budget a run holds pages to (docs/PRODUCT.md §14): at least
+ * {@link performanceBudget}, or, where the bench's floor page itself scores below it on this
+ * machine, within {@link floorPoints} points of the floor's score and {@link floorLcpMs} ms of its
+ * LCP, measured in the same run. The floor is a page no page can beat here (bench/floor-page.ts).
+ */
+export const performanceBudget = 98;
+export const floorPoints = 2;
+export const floorLcpMs = 50;
+
+export type LighthouseRule =
+  | { readonly kind: 'absolute'; readonly minimum: number }
+  | { readonly kind: 'floor'; readonly minimum: number; readonly maxLcpMs: number };
+
+/** The floor's figures a rule is read from. */
+interface FloorScores {
+  readonly performance: number;
+  readonly lcpMs: number;
+}
+
+/** The rule for this run: the absolute one unless the floor scored below it. */
+export function lighthouseRule(floor: FloorScores | undefined): LighthouseRule {
+  if (!floor || floor.performance >= performanceBudget) {
+    return { kind: 'absolute', minimum: performanceBudget };
+  }
+  return {
+    kind: 'floor',
+    minimum: floor.performance - floorPoints,
+    maxLcpMs: floor.lcpMs + floorLcpMs,
+  };
+}
+
+/** The rule in words, for the line under the Lighthouse table. */
+export function describeRule(rule: LighthouseRule, floor: FloorScores | undefined): string {
+  const floorSaid = floor ? ` (the floor scored ${floor.performance})` : '';
+  if (rule.kind === 'absolute') {
+    return `Performance rule: at least ${performanceBudget}${floorSaid}.`;
+  }
+  return (
+    `Performance rule: the floor's, since the floor scored ${floor?.performance ?? '?'}, under ` +
+    `${performanceBudget}: each page at least ${rule.minimum} (${floorPoints} points under it) ` +
+    `with an LCP of at most ${rule.maxLcpMs} ms (${floorLcpMs} ms over its ${floor?.lcpMs ?? '?'} ms).`
+  );
+}
+
+/** The checks of a page's performance under `rule`: its score, and with the floor's rule its LCP. */
+export function performanceChecks(
+  scores: { readonly performance: number; readonly lcpMs: number },
+  rule: LighthouseRule,
+): BenchCheck[] {
+  const checks: BenchCheck[] = [
+    {
+      figure: 'performance',
+      value: scores.performance,
+      budget: rule.minimum,
+      ok: scores.performance >= rule.minimum,
+      shown: `performance ${scores.performance} < ${rule.minimum}`,
+    },
+  ];
+  if (rule.kind === 'floor') {
+    checks.push({
+      figure: 'LCP against the floor',
+      value: scores.lcpMs,
+      budget: rule.maxLcpMs,
+      ok: scores.lcpMs <= rule.maxLcpMs,
+      shown: `LCP ${scores.lcpMs} ms > the floor's + ${floorLcpMs} ms (${rule.maxLcpMs} ms)`,
+    });
+  }
+  return checks;
+}
