@@ -12,6 +12,11 @@ interface RequestContext {
   readonly requestId: string;
   /** SQL statements sent for this request so far, by the embedded API or the API's own server. */
   databaseStatements: number;
+  /**
+   * When present, each statement itself with its parameters, in order: for a test that asks the
+   * database how it runs a journey's statements (tests/api/query-plans.test.ts).
+   */
+  readonly statementLog?: { query: string; params: unknown[] }[];
 }
 
 /**
@@ -50,9 +55,11 @@ export function withRequestContext<T>(context: RequestContext, work: () => T): T
  * Counts one SQL statement against the request being served. The database clients call it for
  * every statement (api/db/client.ts), so a request's log line says how many its page cost.
  */
-export function countDatabaseStatement(): void {
+export function countDatabaseStatement(query: string, params: unknown[]): void {
   const context = requestContext.getStore();
-  if (context) context.databaseStatements += 1;
+  if (!context) return;
+  context.databaseStatements += 1;
+  context.statementLog?.push({ query, params });
 }
 
 /** A new request id: a random UUID, short enough to read out over the phone in part. */

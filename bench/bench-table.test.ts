@@ -181,12 +181,14 @@ describe('benchReport', () => {
     expect(printed).toMatch(
       /\| SignIn +\| signed out +\| embedded +\| +7091 \| +183% \| +0 \| +99 \|/,
     );
-    expect(printed).toMatch(/\| Dashboard +\| member +\| embedded +\| +106 \| +3% \| +9 \| +99 \|/);
+    expect(printed).toMatch(
+      /\| Dashboard +\| member +\| embedded +\| +106 \| +2.7% \| +9 \| +99 \|/,
+    );
     expect(printed).toMatch(
       /\| static file \| \/robots\.txt +\| embedded +\| +3870 \| +100% \| +1 \|/,
     );
     expect(printed).toMatch(
-      /\| Dashboard +\| member +\| PostgreSQL \| +251 \| +6% \| +4 \| +99 \|/,
+      /\| Dashboard +\| member +\| PostgreSQL \| +251 \| +6.3% \| +4 \| +99 \|/,
     );
   });
 
@@ -242,11 +244,11 @@ describe('benchReport', () => {
       '- ≥ 35% of the static file (embedded), ≥ 35% of the static file (PostgreSQL): SignIn\n',
     );
     expect(afterThroughput).toContain(
-      '- ≥ 2% of the static file (embedded), ≥ 6% of the static file (PostgreSQL): Dashboard, Requests\n',
+      '- ≥ 2.0% of the static file (embedded), ≥ 6.0% of the static file (PostgreSQL): Dashboard, Requests\n',
     );
-    // 48 of 3,870 is 1%, under the embedded budget; 300 of 4,012 on PostgreSQL is 7%.
-    expect(printed).toMatch(/\| Requests +\| member +\| embedded +\| +48 \| +1%\* \|/);
-    expect(printed).toMatch(/\| Requests +\| member, closed tab \| PostgreSQL \| +300 \| +7% \|/);
+    // 48 of 3,870 is 1.2%, under the embedded budget; 300 of 4,012 on PostgreSQL is 7.5%.
+    expect(printed).toMatch(/\| Requests +\| member +\| embedded +\| +48 \| +1.2%\* \|/);
+    expect(printed).toMatch(/\| Requests +\| member, closed tab \| PostgreSQL \| +300 \| +7.5% \|/);
     expect(printed).toContain('- Requests, member: throughput share of the static file, embedded');
   });
 

@@ -104,7 +104,11 @@ export function markdownTable(columns: readonly Column[], rows: readonly BenchRo
 }
 
 const kb = (bytes: number): string => kilobytes(bytes).replace(/ KB$/, '');
-const percent = (share: number): string => `${(share * 100).toFixed(0)}%`;
+/** `183%`, `35%`; a share under 10% with its tenth (`2.7%`), where a point is much. */
+export const percent = (share: number): string => {
+  const points = share * 100;
+  return `${points < 10 ? points.toFixed(1) : points.toFixed(0)}%`;
+};
 
 /** The figure with a mark when one of `figures` (check names, or a test on them) missed. */
 function marked(row: BenchRow, shown: string, figures: (figure: string) => boolean): string {

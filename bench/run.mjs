@@ -15,7 +15,7 @@ import lighthouse from 'lighthouse';
 import { freePort, portRange } from '../scripts/free-port.mjs';
 import { postgresBinaries, startThrowawayPostgres } from '../scripts/throwaway-postgres.mjs';
 import { startReportSink } from '../tests/e2e/support/report-sink.ts';
-import { benchReport, verdict } from './bench-table.ts';
+import { benchReport, percent, verdict } from './bench-table.ts';
 import { floorHeaders, startFloorPage } from './floor-page.ts';
 import { lighthouseRule, performanceChecks } from './lighthouse-rule.ts';
 import { measureMonitoringClient, monitoringBudgetCheck } from './monitoring-weight.ts';
@@ -297,10 +297,6 @@ function shortName(figure) {
 
 function atLeast(figure, value, budget) {
   return { figure, value, budget, ok: value >= budget, shown: `${figure} ${value} < ${budget}` };
-}
-
-function percent(share) {
-  return `${(share * 100).toFixed(0)}%`;
 }
 
 /** Prints the tables (Markdown, for docs/PERFORMANCE.md too) and writes the rows as JSON. */

@@ -651,6 +651,8 @@ export const blobs = pgTable(
       sql`${table.requestId} is null or ${table.uploadedAt} is not null`,
     ),
     index('blobs_request_id_index').on(table.requestId),
+    // A timeline entry's files, read with the entry (a request's page, the Dashboard's updates).
+    index('blobs_request_update_id_index').on(table.requestUpdateId),
     index('blobs_unattached_created_at_index')
       .on(table.createdAt)
       .where(sql`${table.requestId} is null`),

@@ -1,0 +1,1 @@
+CREATE INDEX "blobs_request_update_id_index" ON "blobs" USING btree ("request_update_id");
