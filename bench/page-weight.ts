@@ -291,9 +291,13 @@ interface Fetched {
 }
 
 /** One GET as a browser sends it (brotli or gzip accepted), with the bytes that crossed the wire. */
-function get(url: string, cookie = ''): Promise<Fetched> {
+export function get(
+  url: string,
+  cookie = '',
+  extraHeaders: Record<string, string> = {},
+): Promise<Fetched> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { 'accept-encoding': 'br, gzip' };
+    const headers: Record<string, string> = { 'accept-encoding': 'br, gzip', ...extraHeaders };
     if (cookie) headers['cookie'] = cookie;
     const outgoing = httpRequest(url, { headers }, (response) => {
       const chunks: Buffer[] = [];
@@ -671,7 +675,12 @@ const xsrfOf = (jar: CookieJar): string =>
   [...jar].find(([name]) => name.endsWith('XSRF-TOKEN'))?.[1] ?? '';
 
 /** Posts a form as the browser does without JavaScript (the same origin, the XSRF field). */
-function postForm(url: string, jar: CookieJar, fields: Record<string, string>): Promise<Fetched> {
+function postForm(
+  url: string,
+  jar: CookieJar,
+  fields: Record<string, string>,
+  extraHeaders: Record<string, string> = {},
+): Promise<Fetched> {
   const body = new URLSearchParams({ _xsrf: xsrfOf(jar), ...fields }).toString();
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
@@ -679,6 +688,7 @@ function postForm(url: string, jar: CookieJar, fields: Record<string, string>): 
       {
         method: 'POST',
         headers: {
+          ...extraHeaders,
           origin: new URL(url).origin,
           cookie: cookieHeaderOf(jar),
           'content-type': 'application/x-www-form-urlencoded',
@@ -704,10 +714,21 @@ function postForm(url: string, jar: CookieJar, fields: Record<string, string>): 
   });
 }
 
-async function signIn(origin: string, email: string, password: string): Promise<CookieJar> {
+/** Signs in through the form as a browser without JavaScript does; answers the cookies it got. */
+export async function signIn(
+  origin: string,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<CookieJar> {
   const jar: CookieJar = new Map();
-  keepCookies(jar, await get(`${origin}/sign-in`));
-  const answer = await postForm(`${origin}/sign-in?_action=auth.signIn`, jar, { email, password });
+  keepCookies(jar, await get(`${origin}/sign-in`, '', headers));
+  const answer = await postForm(
+    `${origin}/sign-in?_action=auth.signIn`,
+    jar,
+    { email, password },
+    headers,
+  );
   keepCookies(jar, answer);
   if (![...jar.keys()].some((name) => /^(__Host-)?session$/.test(name))) {
     throw new Error(`Signing in as ${email} failed (${answer.status})`);

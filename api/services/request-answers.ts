@@ -315,16 +315,49 @@ export async function listRecentUpdates(
   userId: number,
   limit: number,
 ): Promise<RecentUpdateAnswer[]> {
-  const rows = await database
+  // A request's `updated_at` is its latest entry's time, so the latest entries of all are among
+  // those of the most recently updated requests: a few rows of two indexes, however many
+  // requests and entries the member has.
+  const latest = database
+    .select({ id: requests.id, title: requests.title })
+    .from(requests)
+    .where(eq(requests.userId, userId))
+    .orderBy(desc(requests.updatedAt), desc(requests.createdAt), desc(requests.id))
+    .limit(limit)
+    .as('latest');
+  const entries = database
     .select({
-      update: requestUpdates,
-      requestTitle: requests.title,
-      attachments: attachmentsWhere(eq(blobs.requestUpdateId, requestUpdates.id)),
+      id: requestUpdates.id,
+      requestId: requestUpdates.requestId,
+      kind: requestUpdates.kind,
+      author: requestUpdates.author,
+      body: requestUpdates.body,
+      status: requestUpdates.status,
+      createdAt: requestUpdates.createdAt,
+      creationLast: sql<number>`${creationFirst}`.as('creation_last'),
     })
     .from(requestUpdates)
-    .innerJoin(requests, eq(requestUpdates.requestId, requests.id))
-    .where(eq(requests.userId, userId))
+    .where(eq(requestUpdates.requestId, latest.id))
     .orderBy(desc(requestUpdates.createdAt), desc(creationFirst), desc(requestUpdates.id))
+    .limit(limit)
+    .as('entries');
+  const rows = await database
+    .select({
+      update: {
+        id: entries.id,
+        requestId: entries.requestId,
+        kind: entries.kind,
+        author: entries.author,
+        body: entries.body,
+        status: entries.status,
+        createdAt: entries.createdAt,
+      },
+      requestTitle: latest.title,
+      attachments: attachmentsWhere(eq(blobs.requestUpdateId, entries.id)),
+    })
+    .from(latest)
+    .innerJoinLateral(entries, sql`true`)
+    .orderBy(desc(entries.createdAt), desc(entries.creationLast), desc(entries.id))
     .limit(limit);
   return rows.map(({ update, requestTitle, attachments }) => ({
     ...describeUpdate(update, attachments),

@@ -1,0 +1,333 @@
+// `npm run scale`: whether the pages members use stay as fast as the data grows
+// (docs/PERFORMANCE.md, "Flat as the data grows"). On a production build served on PostgreSQL (a
+// throw-away cluster from the machine's packages, or SCALE_DATABASE_URL's server, on which it
+// creates and drops a database of its own), it times the Dashboard, Requests (its first page and
+// its last, reached by the pager's cursor), a request's page and a sign-in, one at a time, on the
+// demo data (its dentist request given 200 notes first); then grows the database to 100,000
+// members, 1,000,000 requests and 3,000,000 timeline entries, gives the demo member 2,000 more
+// requests, and times them again. Prints the table, writes reports/scale.json, and exits 1 when a time grew past 1.5×.
+// Times, so never in `npm test`; that every member query has an index to use is held there
+// (tests/api/query-plans.test.ts).
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { encodeCursor } from '../api/services/request-cursor.ts';
+import { freePort, portRange } from '../scripts/free-port.mjs';
+import { postgresBinaries, startThrowawayPostgres } from '../scripts/throwaway-postgres.mjs';
+import { cookieHeaderOf } from './cookie-jar.ts';
+import { get, signIn } from './page-weight.ts';
+
+const samplesPerPage = Number(process.env.SCALE_SAMPLES ?? 30);
+const members = 100_000;
+const requestsInAll = 1_000_000;
+const entriesPerRequest = 3;
+const memberRequests = 2_000;
+const notesOnOneRequest = 200;
+const allowedGrowth = 1.5;
+const demoEmail = 'member@example.com';
+const demoPassword = process.env.DEMO_PASSWORD ?? 'portal-demo-2026';
+const reportFile = 'reports/scale.json';
+portRange();
+
+let signInsMade = 0;
+/** A new address for each sign-in, so that the per-address limit never stops the timing. */
+const nextAddress = () => {
+  signInsMade += 1;
+  return `198.18.${Math.floor(signInsMade / 250) % 250}.${(signInsMade % 250) + 1}`;
+};
+
+const build = spawnSync('npm', ['run', 'build'], {
+  stdio: 'inherit',
+  env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+});
+if (build.status !== 0) process.exit(1);
+
+const cluster = await databaseServer();
+const databaseName = `portal_scale_${randomBytes(4).toString('hex')}`;
+await onServer(cluster.url, `create database ${databaseName}`);
+const databaseUrl = new URL(cluster.url);
+databaseUrl.pathname = `/${databaseName}`;
+
+let failed = false;
+const server = await startServer(databaseUrl.toString());
+try {
+  const database = new pg.Client({ connectionString: databaseUrl.toString() });
+  await database.connect();
+  try {
+    // The request page is timed with its 200 notes on both sides: what grows is the rest.
+    await addNotes(database);
+    const before = await timeEverything(database);
+    const seededIn = await growDatabase(database);
+    const after = await timeEverything(database);
+    const rows = before.map((demo, index) => {
+      const scaled = after[index] ?? demo;
+      const ratio = scaled.ms / demo.ms;
+      return {
+        page: demo.page,
+        demoMs: demo.ms,
+        scaleMs: scaled.ms,
+        ratio,
+        ok: ratio <= allowedGrowth,
+      };
+    });
+    failed = rows.some((row) => !row.ok);
+    print(rows, seededIn);
+    mkdirSync(path.dirname(reportFile), { recursive: true });
+    writeFileSync(
+      reportFile,
+      `${JSON.stringify({ measuredAt: new Date().toISOString(), samplesPerPage, seededInSeconds: seededIn, rows }, null, 2)}\n`,
+    );
+  } finally {
+    await database.end();
+  }
+} finally {
+  await server.stop();
+  await onServer(cluster.url, `drop database if exists ${databaseName} with (force)`);
+  cluster.stop();
+}
+process.exit(failed ? 1 : 0);
+
+/** SCALE_DATABASE_URL's server, or a throw-away cluster. */
+async function databaseServer() {
+  if (process.env.SCALE_DATABASE_URL) {
+    return { url: process.env.SCALE_DATABASE_URL, stop: () => undefined };
+  }
+  const binaries = postgresBinaries();
+  if (!binaries) {
+    console.error(
+      "No PostgreSQL on this machine: install Debian's `postgresql` package, name its bin folder " +
+        'in POSTGRES_BIN, or give a server in SCALE_DATABASE_URL.',
+    );
+    process.exit(2);
+  }
+  return startThrowawayPostgres(binaries);
+}
+
+async function onServer(url, statement) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** scripts/start.mjs on the build, with the demo data, trusting loopback as its proxy. */
+async function startServer(url) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-scale-'));
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    env: {
+      ...process.env,
+      API_ORIGIN: '',
+      SENTRY_DSN: '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: url,
+      // Each timed sign-in comes from an address of its own, as the load test's members do.
+      TRUSTED_PROXIES: 'loopback',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      if (String(chunk).includes('Member portal ready')) resolve(undefined);
+    });
+    void exited.then((code) => {
+      reject(new Error(`The server exited with ${code}`));
+    });
+  });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill();
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The median of `samplesPerPage` sequential runs of `once`, after a few to warm up. */
+async function medianMs(once) {
+  for (let warm = 0; warm < 3; warm += 1) await once();
+  const times = [];
+  for (let sample = 0; sample < samplesPerPage; sample += 1) {
+    const started = performance.now();
+    await once();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? 0;
+}
+
+async function timeEverything(database) {
+  const cookie = cookieHeaderOf(
+    await signIn(server.origin, demoEmail, demoPassword, { 'x-forwarded-for': nextAddress() }),
+  );
+  const page = async (address) => {
+    const answer = await get(`${server.origin}${address}`, cookie);
+    if (answer.status !== 200) throw new Error(`${address} answered ${answer.status}`);
+  };
+  const lastPage = await lastOpenPageAddress(database);
+  const noted = await mostNotedRequest(database);
+  return [
+    { page: 'Dashboard', ms: await medianMs(() => page('/dashboard')) },
+    { page: 'Requests, first page', ms: await medianMs(() => page('/requests')) },
+    { page: 'Requests, last page', ms: await medianMs(() => page(lastPage)) },
+    {
+      page: `a request with ${notesOnOneRequest} notes`,
+      ms: await medianMs(() => page(`/requests/${noted}`)),
+    },
+    {
+      page: 'sign-in (password hashing included)',
+      ms: await medianMs(() =>
+        signIn(server.origin, demoEmail, demoPassword, { 'x-forwarded-for': nextAddress() }),
+      ),
+    },
+  ];
+}
+
+/**
+ * The Open tab's last page as the pager reaches it: after the last request of the page before
+ * (on the demo data, the first page itself).
+ */
+async function lastOpenPageAddress(database) {
+  const { rows } = await database.query(
+    `select id,
+            to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as updated,
+            to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created
+       from requests
+      where user_id = (select id from users where email = $1)
+        and status in ('submitted', 'in_progress', 'waiting_on_member')
+      order by updated_at desc, created_at desc, id desc`,
+    [demoEmail],
+  );
+  const lastPageStart = Math.floor((rows.length - 1) / 10) * 10;
+  const before = rows[lastPageStart - 1];
+  if (!before) return '/requests?tab=Open';
+  const cursor = encodeCursor({
+    updatedAt: before.updated,
+    createdAt: before.created,
+    id: before.id,
+  });
+  return `/requests?tab=Open&after=${cursor}`;
+}
+
+async function mostNotedRequest(database) {
+  const { rows } = await database.query(
+    `select requests.id from requests
+       join request_updates on request_updates.request_id = requests.id
+      where requests.user_id = (select id from users where email = $1)
+      group by requests.id order by count(*) desc limit 1`,
+    [demoEmail],
+  );
+  return rows[0]?.id;
+}
+
+/** Gives the demo member's dentist request its 200 notes, before any timing. */
+async function addNotes(database) {
+  await database.query(
+    `insert into request_updates (request_id, kind, author, body, created_at)
+     select (select requests.id from requests join users on users.id = requests.user_id
+              where users.email = $1 and requests.title = 'A pediatric dentist near home'),
+            'note', case when n % 2 = 0 then 'concierge' else 'member' end,
+            'Note number ' || n || ' on the dentist.', now() - interval '1 day' + n * interval '1 second'
+       from generate_series(1, $2) as n`,
+    [demoEmail, notesOnOneRequest],
+  );
+  await database.query('analyze');
+}
+
+/** Grows the database in a few statements; answers how long it took, in seconds. */
+async function growDatabase(database) {
+  const started = performance.now();
+  console.log(
+    `Growing the database: ${members} members, ${requestsInAll} requests, ` +
+      `${requestsInAll * entriesPerRequest} timeline entries…`,
+  );
+  const step = (label, statement, parameters = []) => {
+    const at = performance.now();
+    return database.query(statement, parameters).then(() => {
+      console.log(`  ${label}: ${((performance.now() - at) / 1000).toFixed(1)} s`);
+    });
+  };
+  await step(
+    'members',
+    `insert into users (email, password_hash, name, last_name, created_at, updated_at)
+     select 'scale-' || n || '@example.com',
+            (select password_hash from users where email = $1), 'Member', 'Number ' || n,
+            now() - n * interval '1 minute', now() - n * interval '1 minute'
+       from generate_series(1, $2) as n`,
+    [demoEmail, members],
+  );
+  const { rows: firstMember } = await database.query(
+    `select min(id) as id from users where email like 'scale-%'`,
+  );
+  await step(
+    'requests',
+    `with categories as (select array_agg(id order by id) as ids from request_categories)
+     insert into requests (user_id, category_id, title, details, status, created_at, updated_at)
+     select $3::int + n % $2, categories.ids[1 + n % array_length(categories.ids, 1)],
+            'Request ' || n, 'Details of request ' || n,
+            (array['submitted', 'in_progress', 'waiting_on_member', 'completed', 'cancelled'])[1 + n % 5],
+            now() - n * interval '1 minute', now() - n * interval '30 seconds'
+       from generate_series(1, $1) as n, categories`,
+    [requestsInAll, members, firstMember[0]?.id],
+  );
+  await step(
+    'timeline entries',
+    `insert into request_updates (request_id, kind, author, body, created_at)
+     select requests.id, case when entry = 1 then 'created' else 'note' end,
+            case when entry = 2 then 'concierge' else 'member' end,
+            case when entry = 1 then '' else 'A note on the request.' end,
+            requests.created_at + (entry - 1) * interval '1 minute'
+       from requests
+       cross join generate_series(1, $1) as entry
+      where requests.title like 'Request %'`,
+    [entriesPerRequest],
+  );
+  await step(
+    "the demo member's requests",
+    `with made as (
+       insert into requests (user_id, category_id, title, status, created_at, updated_at)
+       select (select id from users where email = $1), 'everyday-errands', 'Errand ' || n,
+              'in_progress', now() - interval '30 days' - n * interval '1 minute',
+              now() - interval '30 days' - n * interval '1 minute'
+         from generate_series(1, $2) as n
+       returning id, created_at)
+     insert into request_updates (request_id, kind, author, created_at)
+     select id, 'created', 'member', created_at from made`,
+    [demoEmail, memberRequests],
+  );
+  await step('statistics', 'analyze');
+  return (performance.now() - started) / 1000;
+}
+
+function print(rows, seededIn) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  console.log(
+    `\nScale (docs/PERFORMANCE.md): median of ${samplesPerPage} one at a time, in ms; seeded in ${seededIn.toFixed(0)} s.\n`,
+  );
+  console.log(line(['page', 'demo data', 'at scale', 'ratio', `≤ ${allowedGrowth}×`]));
+  console.log(line(['---', '---:', '---:', '---:', '---']));
+  for (const row of rows) {
+    console.log(
+      line([
+        row.page,
+        row.demoMs.toFixed(1),
+        row.scaleMs.toFixed(1),
+        `${row.ratio.toFixed(2)}×`,
+        row.ok ? 'ok' : 'MISSED',
+      ]),
+    );
+  }
+}
