@@ -61,12 +61,15 @@ export type FromApiThread =
 /** Bodies up to this size go across whole; larger or unknown ones as a stream. */
 export const wholeBodyLimitBytes = 256 * 1024;
 
-/** Whether a body of these headers is small enough, by its declared length, to send whole. */
-function isSmall(headers: Headers): boolean {
-  const length = Number(headers.get('content-length') ?? Number.NaN);
-  const type = headers.get('content-type') ?? '';
-  // JSON is always the API's own answer or the web server's call: small, and read whole anyway.
-  return /\bjson\b/u.test(type) || (Number.isInteger(length) && length <= wholeBodyLimitBytes);
+/**
+ * Whether a body is small enough to send whole: by its declared length, or, for the API's own
+ * answers, by being JSON. A request's content type is never taken for it: a file on its way to
+ * storage arrives with whatever type its sender wrote, and must stream as the API reads it.
+ */
+function isSmall(message: Request | Response): boolean {
+  const length = Number(message.headers.get('content-length') ?? Number.NaN);
+  if (Number.isInteger(length) && length <= wholeBodyLimitBytes) return true;
+  return message instanceof Response && /\bjson\b/u.test(message.headers.get('content-type') ?? '');
 }
 
 /**
@@ -77,7 +80,7 @@ export async function bodyToMessage(
   message: Request | Response,
 ): Promise<{ body: MessageBody; transfer: Transferable[] }> {
   if (message.body === null) return { body: null, transfer: [] };
-  if (isSmall(message.headers)) {
+  if (isSmall(message)) {
     const bytes = await message.arrayBuffer();
     return { body: bytes, transfer: [bytes] };
   }

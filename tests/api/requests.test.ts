@@ -3,6 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requests, requestUpdates } from '../../api/db/schema.ts';
 import { MINUTE } from '../../api/services/clock.ts';
+import type { PageMeta } from '../../api/services/requests.ts';
 import {
   addConciergeUpdate,
   startTestApi,
@@ -61,14 +62,7 @@ interface RequestBody extends Summary {
 
 interface ListBody {
   requests: Summary[];
-  meta: {
-    page: number;
-    per_page: number;
-    total_count: number;
-    total_pages: number;
-    next_cursor: string | null;
-    previous_cursor: string | null;
-  };
+  meta: PageMeta;
 }
 
 function createRequest(member: Member, request: Record<string, unknown>): Promise<Response> {
