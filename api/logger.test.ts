@@ -65,6 +65,32 @@ describe('the logger', () => {
     }
     expect(written).toContain('a@example.com');
   });
+
+  it('finds secrets at any depth, in arrays and in the fields of errors, and keeps the error', () => {
+    const { log, lines } = capturingLogger();
+    const error = Object.assign(new TypeError('the call failed'), {
+      response: { headers: { 'set-cookie': 'session=deep' } },
+    });
+    const logged = {
+      calls: [{ request: { body: { user: { otp: '654321' } } } }],
+      err: error,
+      headers: { 'x-xsrf-token': 'xsrf-secret', accept: 'text/html' },
+    };
+    log.error(logged, 'failed');
+    const written = JSON.stringify(lines);
+    for (const secret of ['654321', 'session=deep', 'xsrf-secret']) {
+      expect(written).not.toContain(secret);
+    }
+    expect(lines[0]?.err).toMatchObject({
+      type: 'TypeError',
+      message: 'the call failed',
+      stack: expect.stringContaining('the call failed') as unknown,
+    });
+    expect(written).toContain('text/html');
+    // What the caller logged is theirs: only the written copy is censored.
+    expect(logged.headers['x-xsrf-token']).toBe('xsrf-secret');
+    expect(error.response.headers['set-cookie']).toBe('session=deep');
+  });
 });
 
 describe('loggablePath', () => {

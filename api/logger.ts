@@ -85,10 +85,11 @@ export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 's
 export type LogLevel = (typeof logLevels)[number];
 
 /**
- * Fields that hold secrets wherever they appear in a logged object (one or two levels down, and
- * in request headers). Nothing should log them in the first place; this is the safety net.
+ * Fields that hold secrets, and headers that carry credentials: replaced by `[redacted]` wherever
+ * they appear in a logged object. Nothing should log them in the first place; this is the safety
+ * net.
  */
-const secretKeys = [
+const secretFieldNames: ReadonlySet<string> = new Set([
   'password',
   'password_confirmation',
   'current_password',
@@ -105,23 +106,62 @@ const secretKeys = [
   'sessionSecret',
   'authorization',
   'cookie',
-];
-const secretHeaders = [
-  'authorization',
-  'cookie',
   'set-cookie',
   'mfa-token',
   'x-xsrf-token',
   'proxy-authorization',
-];
-export const redactedPaths = [
-  ...secretKeys.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
-  ...secretHeaders.flatMap((header) => [
-    `headers["${header}"]`,
-    `*.headers["${header}"]`,
-    `req.headers["${header}"]`,
-  ]),
-];
+]);
+const censor = '[redacted]';
+/** Deeper than any object this code logs; what lies below is written as it is. */
+const deepestCensoredLevel = 8;
+
+/** Objects whose fields are looked through: plain ones, arrays and errors (whose fields pino writes). */
+function isLookedThrough(value: object): boolean {
+  if (Array.isArray(value) || value instanceof Error) return true;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** A shallow copy that is still what it was: an error stays an error of its kind, for pino's serializer. */
+function shallowCopy(value: object): Record<string, unknown> {
+  if (Array.isArray(value)) return [...(value as unknown[])] as unknown as Record<string, unknown>;
+  const copy = Object.create(Object.getPrototypeOf(value) as object | null) as Record<
+    string,
+    unknown
+  >;
+  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(value));
+  // An error's stack is read through an accessor bound to the original; the copy keeps its text.
+  if (value instanceof Error) {
+    Object.defineProperty(copy, 'stack', {
+      value: value.stack,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return copy;
+}
+
+/**
+ * `value` with every secret-named field, at any depth, replaced by `[redacted]`. Objects are
+ * copied only where something in them is replaced, so that a log line without secrets (a
+ * request's, on every request) costs a walk and nothing more.
+ */
+export function withoutSecrets<T>(value: T, level = 0): T {
+  if (typeof value !== 'object' || value === null || level > deepestCensoredLevel) return value;
+  if (!isLookedThrough(value)) return value;
+  const fields = value as Record<string, unknown>;
+  const names = value instanceof Error ? [...Object.keys(value), 'cause'] : Object.keys(value);
+  let copy: Record<string, unknown> | undefined;
+  for (const name of names) {
+    const field = fields[name];
+    if (field === undefined) continue;
+    const written = secretFieldNames.has(name) ? censor : withoutSecrets(field, level + 1);
+    if (written === field) continue;
+    copy ??= shallowCopy(value);
+    copy[name] = written;
+  }
+  return (copy ?? value) as T;
+}
 
 function levelFromEnvironment(): LogLevel {
   const level = process.env.LOG_LEVEL?.trim().toLowerCase();
@@ -138,8 +178,7 @@ export function createLogger(
       level,
       base: null,
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: redactedPaths, censor: '[redacted]' },
+      formatters: { level: (label) => ({ level: label }), log: withoutSecrets },
       mixin: () => {
         const requestId = currentRequestId();
         return requestId === undefined ? {} : { requestId };

@@ -98,10 +98,14 @@ const firstVisits = new FirstVisitPages({
 // Brotli for those that accept it, else gzip; only bodies worth compressing. Quality 5, not
 // brotli's default 11: pages are compressed on every request, and 11 costs ten times more for
 // 8% less. Not 4 either: 5 makes the Dashboard 8% smaller (0.2 ms more), which keeps it inside
-// the first round trip of a new connection (docs/PERFORMANCE.md).
+// the first round trip of a new connection (docs/PERFORMANCE.md). A window of 256 KB, not
+// brotli's 4 MB: every page fits in it, and each response's encoder claims memory outside V8's
+// heap in proportion to it, which made V8 collect its whole heap every 20 pages or so.
 const compress = compression({
   threshold: 1024,
-  brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } },
+  brotli: {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: 18 },
+  },
 });
 
 /**

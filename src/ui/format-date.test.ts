@@ -18,6 +18,20 @@ describe('formatDate', () => {
     expect(formatDate('2024-03-05T23:30:00Z', 'America/New_York')).toBe('03/05/24');
   });
 
+  it('shows a moment in UTC exactly as the formatter of any other time zone would', () => {
+    const utc = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'UTC',
+      year: '2-digit',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    for (let day = 0; day < 800; day += 7) {
+      const moment = new Date(Date.UTC(1999, 11, 20, 23, 59) + day * 86_400_000);
+      expect(formatDate(moment)).toBe(utc.format(moment));
+      expect(formatDate(moment.toISOString())).toBe(formatDate(moment, 'Etc/UTC'));
+    }
+  });
+
   it('refuses what is not a date', () => {
     expect(() => formatDate('soon')).toThrow(RangeError);
   });

@@ -39,6 +39,11 @@ export function formatDate(value: Date | string, timeZone = 'UTC'): string {
   }
   const date = typeof value === 'string' ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) throw new RangeError(`Not a date: ${String(value)}`);
+  if (timeZone === 'UTC') {
+    // Every date the pages show is in UTC: read straight from the date, without ICU's parts.
+    const twoDigits = (part: number) => String(part).padStart(2, '0');
+    return `${twoDigits(date.getUTCMonth() + 1)}/${twoDigits(date.getUTCDate())}/${twoDigits(date.getUTCFullYear() % 100)}`;
+  }
   const parts = dateFormatIn(timeZone).formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) =>
     parts.find((candidate) => candidate.type === type)?.value ?? '';

@@ -11,6 +11,36 @@ test('pages are compressed for browsers that accept it', async ({ request }) => 
   expect(gzip.headers()['content-encoding']).toBe('gzip');
 });
 
+/** The window a brotli stream was made with, in bits, from its first byte (as RFC 7932 lays out a stream header). */
+function brotliWindowBits(firstByte: number): number {
+  if ((firstByte & 1) === 0) return 16;
+  const large = (firstByte >> 1) & 7;
+  if (large !== 0) return 17 + large;
+  const small = (firstByte >> 4) & 7;
+  return small === 0 ? 17 : 8 + small;
+}
+
+test('pages are compressed with a window that fits them, not brotli’s 4 MB', async ({
+  baseURL,
+}) => {
+  // Each response's encoder claims memory in proportion to its window; at 4 MB, V8 collected its
+  // whole heap every score of pages under load.
+  const firstByte = await new Promise<number>((resolve, reject) => {
+    httpGet(
+      new URL('/no-such-page', baseURL),
+      { headers: { 'accept-encoding': 'br' } },
+      (answer) => {
+        expect(answer.headers['content-encoding']).toBe('br');
+        answer.once('data', (chunk: Buffer) => {
+          resolve(chunk[0] ?? 0);
+          answer.destroy();
+        });
+      },
+    ).on('error', reject);
+  });
+  expect(brotliWindowBits(firstByte)).toBeLessThanOrEqual(18);
+});
+
 test('scripts come precompressed, to be kept for good, and the same once decoded', async ({
   request,
 }) => {
