@@ -12,10 +12,10 @@
 // (TRUSTED_PROXIES=loopback), and each simulated member sends an X-Forwarded-For of its own, as a
 // load balancer would write it: the per-address sign-in limit then counts each member apart, as
 // it would count real visitors.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -23,8 +23,9 @@ import { openDatabase } from '../api/db/client.ts';
 import { requests, requestUpdates, sessions, users } from '../api/db/schema.ts';
 import { hashPassword } from '../api/services/passwords.ts';
 import { cookieHeaderOf, keepSetCookie } from './cookie-jar.ts';
+import { startPortalServer } from './portal-server.ts';
 import { SIGN_IN_PER_IP, windowStartFor } from '../api/services/rate-limits.ts';
-import { freePort, portRange } from '../scripts/free-port.mjs';
+import { portRange } from '../scripts/free-port.mjs';
 
 const databaseServer = process.env.LOAD_DATABASE_URL;
 const memberCount = Number(process.env.LOAD_MEMBERS ?? 200);
@@ -230,60 +231,13 @@ function stepTable() {
   });
 }
 
-async function startServer(settings) {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-load-'));
-  // Not this shell's API, error reporting or mail: each server has its embedded API.
-  const inherited = Object.entries(process.env).filter(
-    ([name]) => !['API_ORIGIN', 'SENTRY_DSN', 'SMTP_URL'].includes(name),
-  );
-  const env = {
-    ...Object.fromEntries(inherited),
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_ORIGIN: origin,
-    DATA_DIR: dataDir,
+/** Both servers' settings: no demo data, loopback trusted as the members' proxy. */
+function serverSettings(databaseUrl) {
+  return {
+    DATABASE_URL: databaseUrl.toString(),
     SEED_DEMO_DATA: 'false',
     TRUSTED_PROXIES: 'loopback',
     ...sharedSecrets,
-    ...settings,
-  };
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const log = { errorLines: [] };
-  let pending = '';
-  const read = (chunk) => {
-    pending += String(chunk);
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) {
-      if (/"level":"(error|fatal)"/.test(line)) log.errorLines.push(line.slice(0, 300));
-    }
-  };
-  child.stderr.on('data', read);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      read(chunk);
-      if (String(chunk).includes('Member portal ready')) resolve(undefined);
-    });
-    void exited.then((code) => {
-      reject(new Error(`the server on ${origin} exited with ${code}`));
-    });
-  });
-  return {
-    origin,
-    log,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
   };
 }
 
@@ -317,7 +271,114 @@ async function seedMembers(db) {
 }
 
 /** The member at `index` writes as 198.18.x.y (RFC 2544's benchmarking range): its own address. */
-const memberAddress = (index) => `198.18.${Math.floor(index / 250)}.${(index % 250) + 1}`;
+const memberAddress = (index) => `198.18.${Math.floor(index / 250) % 256}.${(index % 250) + 1}`;
+
+/** Every step's p99 under this, for a count of members to be served. */
+const servedWithinMs = 1000;
+
+/** Processor time used so far, in seconds: by these processes (threads included), and by all. */
+function processorSeconds(pids) {
+  const ticksPerSecond = 100;
+  const used = (pid) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      // utime and stime: the 14th and 15th fields, counted after the name.
+      return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+    } catch {
+      return Number.NaN;
+    }
+  };
+  const [cpuLine = ''] = (() => {
+    try {
+      return readFileSync('/proc/stat', 'utf8').split('\n');
+    } catch {
+      return [];
+    }
+  })();
+  const [, ...counts] = cpuLine.trim().split(/\s+/).map(Number);
+  // user, nice, system, irq, softirq, steal: busy; idle and iowait are not.
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = counts;
+  return {
+    servers: pids.reduce((sum, pid) => sum + used(pid), 0),
+    machine: (user + nice + system + irq + softirq + steal) / ticksPerSecond,
+  };
+}
+
+/**
+ * One wave: the first `count` members all at once, each its journey (without the noisy client),
+ * from addresses no earlier wave used. Answers every step's p99, the slowest step, and what the
+ * servers and the whole machine used of its cores meanwhile.
+ */
+async function wave(accounts, origins, pids, count, addressOffset) {
+  samples.length = 0;
+  const before = processorSeconds(pids);
+  const startedAt = performance.now();
+  await Promise.all(
+    accounts
+      .slice(0, count)
+      .map((account, index) =>
+        memberJourney(
+          new Member(index, origins, memberAddress(addressOffset + index)),
+          account.email,
+        ),
+      ),
+  );
+  const seconds = (performance.now() - startedAt) / 1000;
+  const after = processorSeconds(pids);
+  const steps = stepTable();
+  const slowest = steps.reduce((worst, step) => (step.p99Ms > worst.p99Ms ? step : worst));
+  return {
+    members: count,
+    served: slowest.p99Ms < servedWithinMs,
+    slowestStep: slowest.step,
+    slowestP99Ms: slowest.p99Ms,
+    signInP50Ms: steps.find((step) => step.step === 'sign in (form)')?.p50Ms ?? 0,
+    requestsPerSecond: Math.round(samples.length / seconds),
+    serverCores: Number(((after.servers - before.servers) / seconds).toFixed(2)),
+    machineBusyShare: Number(
+      ((after.machine - before.machine) / seconds / cpus().length).toFixed(2),
+    ),
+  };
+}
+
+/**
+ * The largest count of members arriving together whose every step's p99 stays under a second:
+ * doubling from 10 until a count is not served (or the accounts run out), then halving the gap
+ * until it is within a tenth. Answers the waves in the order run and the largest count served.
+ */
+async function searchCapacity(accounts, origins, pids, knownMiss) {
+  const waves = [];
+  let addressOffset = accounts.length;
+  const run = async (count) => {
+    const result = await wave(accounts, origins, pids, count, addressOffset);
+    addressOffset += count;
+    waves.push(result);
+    console.log(
+      `  ${count} members: slowest ${result.slowestStep} p99 ${result.slowestP99Ms} ms, ` +
+        `${result.requestsPerSecond} requests/s, servers ${result.serverCores} cores, ` +
+        `machine ${Math.round(result.machineBusyShare * 100)}% busy`,
+    );
+    return result;
+  };
+  let served;
+  let missed = knownMiss;
+  for (let count = Math.min(10, accounts.length); ; count = Math.min(count * 2, accounts.length)) {
+    if (missed && count >= missed.members) break;
+    const result = await run(count);
+    if (!result.served) {
+      missed = result;
+      break;
+    }
+    served = result;
+    if (count === accounts.length) break;
+  }
+  while (served && missed && missed.members - served.members > Math.max(1, served.members / 10)) {
+    const result = await run(Math.round((served.members + missed.members) / 2));
+    if (result.served) served = result;
+    else missed = result;
+  }
+  return { waves, served, missed };
+}
 
 // ── run ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -339,8 +400,8 @@ try {
   );
   servers.push(
     ...(await Promise.all([
-      startServer({ DATABASE_URL: databaseUrl.toString() }),
-      startServer({ DATABASE_URL: databaseUrl.toString() }),
+      startPortalServer(serverSettings(databaseUrl)),
+      startPortalServer(serverSettings(databaseUrl)),
     ])),
   );
   const origins = servers.map((server) => server.origin);
@@ -356,6 +417,7 @@ try {
     ),
   ]);
   const seconds = (performance.now() - startedAt) / 1000;
+  const requestsSent = samples.length;
 
   // The database against what the members saw.
   const memberIds = accounts.map((account) => account.id);
@@ -393,17 +455,36 @@ try {
   };
 
   const table = stepTable();
-  const serverErrorLines = servers.flatMap((server) => server.log.errorLines);
+  const mainSlowest = table.reduce((worst, step) => (step.p99Ms > worst.p99Ms ? step : worst));
+  console.log(
+    `\nHow many members at once keep every step's p99 under ${servedWithinMs} ms? Waves of ` +
+      `members arriving together, ${rounds} rounds each, no noisy client:`,
+  );
+  const capacity = await searchCapacity(
+    accounts,
+    origins,
+    servers.map((server) => server.pid),
+    mainSlowest.p99Ms < servedWithinMs
+      ? undefined
+      : { members: memberCount, slowestStep: mainSlowest.step, slowestP99Ms: mainSlowest.p99Ms },
+  );
+  const serverErrorLines = servers.flatMap((server) => server.errorLines);
   const report = {
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
     members: memberCount,
     rounds,
     seconds: Number(seconds.toFixed(1)),
-    requests: samples.length,
-    requestsPerSecond: Math.round(samples.length / seconds),
+    requests: requestsSent,
+    requestsPerSecond: Math.round(requestsSent / seconds),
     steps: table,
     noisyClient: noisy,
     writes,
+    capacity: {
+      servedWithinMs,
+      largestServed: capacity.served?.members ?? 0,
+      firstNotServed: capacity.missed ?? null,
+      waves: capacity.waves,
+    },
     unexpected: unexpected.slice(0, 20),
     unexpectedCount: unexpected.length,
     serverErrorLines: serverErrorLines.slice(0, 20),
@@ -431,6 +512,22 @@ try {
       '.',
   );
   console.log(`Writes: ${JSON.stringify(writes)}`);
+  const { served, missed } = capacity;
+  console.log(
+    served
+      ? `Largest count of members at once with every p99 under ${servedWithinMs} ms: ` +
+          `${served.members}${missed ? '' : ` (every count tried, up to ${accounts.length})`}` +
+          (missed
+            ? `; at ${missed.members}, ${missed.slowestStep} took ${missed.slowestP99Ms} ms (p99)` +
+              (missed.serverCores === undefined
+                ? ''
+                : `, the servers used ${missed.serverCores} of ${cpus().length} cores and the ` +
+                  `machine was ${Math.round(missed.machineBusyShare * 100)}% busy; sign-in's ` +
+                  `p50 was ${missed.signInP50Ms} ms`)
+            : '') +
+          '.'
+      : `Not even ${Math.min(10, accounts.length)} members at once had every p99 under ${servedWithinMs} ms.`,
+  );
 
   const problems = [];
   if (unexpected.length > 0) {

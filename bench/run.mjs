@@ -13,6 +13,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import lighthouse from 'lighthouse';
 import { freePort, portRange } from '../scripts/free-port.mjs';
+import { startPortalServer } from './portal-server.ts';
 import { postgresBinaries, startThrowawayPostgres } from '../scripts/throwaway-postgres.mjs';
 import { startReportSink } from '../tests/e2e/support/report-sink.ts';
 import { benchReport, percent, verdict } from './bench-table.ts';
@@ -113,11 +114,14 @@ const build = spawnSync('npm', ['run', 'build'], {
 if (build.status !== 0) process.exit(1);
 
 // Without a DSN, even one set in this shell: the route budgets are measured without monitoring.
-const server = await startServer(port, {
-  SENTRY_DSN: '',
-  // The reset-password page is visited with the token of a real emailed link.
-  OUTBOX_VIEWER: 'true',
-});
+const server = await startPortalServer(
+  {
+    SENTRY_DSN: '',
+    // The reset-password page is visited with the token of a real emailed link.
+    OUTBOX_VIEWER: 'true',
+  },
+  port,
+);
 
 const rows = [];
 try {
@@ -199,50 +203,13 @@ console.log(verdict(rows));
 process.exit(missed.length ? 1 : 0);
 
 /**
- * Starts scripts/start.mjs on the build, on a fresh database in a temporary folder, and waits until
- * it is ready. `stop()` ends it and removes the folder.
- */
-async function startServer(serverPort, settings) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(serverPort),
-      DATA_DIR: dataDir,
-      ...settings,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      if (String(chunk).includes('ready')) resolve(undefined);
-    });
-    void exited.then((code) => {
-      reject(new Error(`server exited with ${code}`));
-    });
-  });
-  return {
-    origin: `http://127.0.0.1:${serverPort}`,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill();
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/**
  * The monitoring client's row (held to its budget) and session replay's (shown only): the page
  * loaded in Chromium from a second server, whose DSN points at a sink on loopback, and from the
  * first, which has none.
  */
 async function monitoringRows(pageRow) {
   const sink = await startReportSink();
-  const monitored = await startServer(await freePort(), {
+  const monitored = await startPortalServer({
     SENTRY_DSN: sink.dsn,
     SENTRY_ENVIRONMENT: 'bench',
   });
@@ -540,7 +507,7 @@ async function throughputOnPostgres() {
   }
   const postgres = await startThrowawayPostgres(binaries);
   try {
-    const onPostgres = await startServer(await freePort(), {
+    const onPostgres = await startPortalServer({
       SENTRY_DSN: '',
       OUTBOX_VIEWER: 'true',
       DATABASE_URL: postgres.url,

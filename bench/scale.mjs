@@ -8,16 +8,16 @@
 // requests, and times them again. Prints the table, writes reports/scale.json, and exits 1 when a time grew past 1.5×.
 // Times, so never in `npm test`; that every member query has an index to use is held there
 // (tests/api/query-plans.test.ts).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { encodeCursor } from '../api/services/request-cursor.ts';
-import { freePort, portRange } from '../scripts/free-port.mjs';
+import { portRange } from '../scripts/free-port.mjs';
 import { postgresBinaries, startThrowawayPostgres } from '../scripts/throwaway-postgres.mjs';
 import { cookieHeaderOf } from './cookie-jar.ts';
+import { startPortalServer } from './portal-server.ts';
 import { get, signIn } from './page-weight.ts';
 
 const samplesPerPage = Number(process.env.SCALE_SAMPLES ?? 30);
@@ -52,7 +52,12 @@ const databaseUrl = new URL(cluster.url);
 databaseUrl.pathname = `/${databaseName}`;
 
 let failed = false;
-const server = await startServer(databaseUrl.toString());
+const server = await startPortalServer({
+  DATABASE_URL: databaseUrl.toString(),
+  // Each timed sign-in comes from an address of its own, as the load test's members do.
+  TRUSTED_PROXIES: 'loopback',
+  LOG_LEVEL: 'warn',
+});
 try {
   const database = new pg.Client({ connectionString: databaseUrl.toString() });
   await database.connect();
@@ -114,46 +119,6 @@ async function onServer(url, statement) {
   } finally {
     await client.end();
   }
-}
-
-/** scripts/start.mjs on the build, with the demo data, trusting loopback as its proxy. */
-async function startServer(url) {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-scale-'));
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: {
-      ...process.env,
-      API_ORIGIN: '',
-      SENTRY_DSN: '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: url,
-      // Each timed sign-in comes from an address of its own, as the load test's members do.
-      TRUSTED_PROXIES: 'loopback',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      if (String(chunk).includes('Member portal ready')) resolve(undefined);
-    });
-    void exited.then((code) => {
-      reject(new Error(`The server exited with ${code}`));
-    });
-  });
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill();
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** The median of `samplesPerPage` sequential runs of `once`, after a few to warm up. */
