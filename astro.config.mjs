@@ -15,6 +15,7 @@ import {
   reactClientEntrypoint,
 } from './src/server/rendering/island-renderer-name.ts';
 import { cachedCspDigests } from './src/build/cached-csp-digests.mjs';
+import { taggedComponents } from './src/build/tagged-components.mjs';
 import { islandModuleGraph } from './src/build/island-module-graph.mjs';
 import { pageOnlyStyleHashes } from './src/build/page-only-style-hashes.mjs';
 import { layerOrder } from './src/styles/layer-order.mjs';
@@ -135,7 +136,7 @@ export default defineConfig({
     },
   },
   vite: {
-    plugins: [cachedCspDigests()],
+    plugins: [cachedCspDigests(), taggedComponents()],
     server: { fs: { allow: [fileURLToPath(new URL('.', import.meta.url)), packagesFolder] } },
     css: {
       postcss: {

@@ -1,7 +1,6 @@
 import { sequence } from 'astro:middleware';
 import { bodyLimit } from './server/middleware/body-limit';
 import { currentUser } from './server/middleware/current-user';
-import { tagIslandRenderers } from './server/rendering/island-renderers';
 import { errorLogging } from './server/middleware/error-logging';
 import { memberOnlyPosts } from './server/middleware/member-only-posts';
 import { formActions } from './server/middleware/form-actions';
@@ -12,8 +11,6 @@ import { securityHeaders } from './server/middleware/security-headers';
 import { session } from './server/middleware/session';
 import { unauthorized } from './server/middleware/unauthorized';
 import { xsrf } from './server/middleware/xsrf';
-
-tagIslandRenderers();
 
 /** One concern per middleware, in the order a request meets them. */
 export const onRequest = sequence(

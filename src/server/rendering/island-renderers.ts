@@ -6,18 +6,13 @@ import { islandRenderer } from './island-renderer-name';
  * page then renders it again. React is this product's only framework, so every component a page
  * can render (the islands, the kit's components, the kit gallery's demos) names its renderer up
  * front with the tag Astro reads first (`Symbol.for('astro:renderer')`), and renders once per page
- * view. The renderer named is React's, which also lists the modules an island needs
- * (src/server/rendering/react-island-renderer.ts).
+ * view. Each such module hands its exports here as it loads on the server
+ * (src/build/tagged-components.mjs). The renderer named is React's, which also lists the modules
+ * an island needs (src/server/rendering/react-island-renderer.ts).
  */
 const rendererTag = Symbol.for('astro:renderer');
 
 export { islandRenderer };
-
-/** Every module whose components a page renders: the islands, the kit, the gallery's demos. */
-const componentModules = import.meta.glob<Record<string, unknown>>(
-  ['../../islands/*/*.tsx', '../../ui/*/*.tsx', '../../pages/kit/_gallery/*.tsx', '!**/*.test.tsx'],
-  { eager: true },
-);
 
 /** A component by React's naming rule: a function whose name starts with a capital. */
 const isComponent = (value: unknown, name: string): value is object =>
@@ -27,9 +22,7 @@ const isComponent = (value: unknown, name: string): value is object =>
  * Tags every component the modules export (default or named); returns them as `module#export`.
  * Tagging one twice (a module re-exporting another's) is harmless: the tag is the same.
  */
-export function tagIslandRenderers(
-  modules: Record<string, Record<string, unknown>> = componentModules,
-): string[] {
+export function tagIslandRenderers(modules: Record<string, Record<string, unknown>>): string[] {
   const tagged: string[] = [];
   for (const [path, module] of Object.entries(modules)) {
     for (const [name, component] of Object.entries(module)) {
