@@ -18,6 +18,7 @@ import { cachedCspDigests } from './src/build/cached-csp-digests.mjs';
 import { taggedComponents } from './src/build/tagged-components.mjs';
 import { islandModuleGraph } from './src/build/island-module-graph.mjs';
 import { pageOnlyStyleHashes } from './src/build/page-only-style-hashes.mjs';
+import { unusedDirectiveHashes } from './src/build/unused-directive-hashes.mjs';
 import { layerOrder } from './src/styles/layer-order.mjs';
 import { customPropertiesNamedIn, pruneUnusedTokens } from './src/styles/prune-unused-tokens.mjs';
 
@@ -107,6 +108,8 @@ export default defineConfig({
     // Every page may carry the layer order and Astro's island style; its other styles it hashes
     // as it renders them.
     pageOnlyStyleHashes({ keptHashes: [sha256(layerOrder), sha256(ISLAND_STYLES)] }),
+    // Islands hydrate by the product's own directives only; Astro's five are never rendered.
+    unusedDirectiveHashes({ unused: ['load', 'idle', 'visible', 'media', 'only'] }),
   ],
   // No code blocks in editor content; Shiki's inline styles would also need CSP exceptions.
   markdown: { syntaxHighlight: false },
