@@ -8,8 +8,7 @@
  * each page adds its own when it renders. The build stops if the manifest is not shaped as
  * expected.
  */
-import { fileURLToPath } from 'node:url';
-import { rewriteServerModule } from './rewrite-server-module.mjs';
+import { serverModuleRewriting } from './rewrite-server-module.mjs';
 
 const styleDirective = /"styleDirective":\{"resources":(\[[^\]]*\]),"hashes":\[[^\]]*\]\}/g;
 const styleHashes = /"styleHashes":\[[^\]]*\]/g;
@@ -46,22 +45,9 @@ export function withPageOnlyStyleHashes(code, keptHashes) {
  * @returns {import('astro').AstroIntegration}
  */
 export function pageOnlyStyleHashes({ keptHashes }) {
-  /** @type {string | undefined} */
-  let serverDir;
-  return {
+  return serverModuleRewriting({
     name: 'page-only-style-hashes',
-    hooks: {
-      'astro:config:done': ({ config }) => {
-        serverDir = fileURLToPath(config.build.server);
-      },
-      'astro:build:done': async () => {
-        await rewriteServerModule({
-          serverDir,
-          marker: '"styleDirective"',
-          rewrite: (code) => withPageOnlyStyleHashes(code, keptHashes),
-          integration: 'page-only-style-hashes',
-        });
-      },
-    },
-  };
+    marker: '"styleDirective"',
+    rewrite: (code) => withPageOnlyStyleHashes(code, keptHashes),
+  });
 }

@@ -5,6 +5,7 @@
  */
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Rewrites the one module of the server build in `serverDir` that carries `marker` and that
@@ -33,4 +34,27 @@ export async function rewriteServerModule({ serverDir, marker, rewrite, integrat
   if (rewritten !== 1) {
     throw new Error(`${integration}: rewrote ${rewritten} modules in ${serverDir}, expected 1`);
   }
+}
+
+/**
+ * An integration that, once the whole build is done, rewrites the one server module carrying
+ * `marker` with `rewrite` (see {@link rewriteServerModule}).
+ *
+ * @param {{ name: string, marker: string, rewrite: (code: string) => string | undefined }} options
+ * @returns {import('astro').AstroIntegration}
+ */
+export function serverModuleRewriting({ name, marker, rewrite }) {
+  /** @type {string | undefined} */
+  let serverDir;
+  return {
+    name,
+    hooks: {
+      'astro:config:done': ({ config }) => {
+        serverDir = fileURLToPath(config.build.server);
+      },
+      'astro:build:done': async () => {
+        await rewriteServerModule({ serverDir, marker, rewrite, integration: name });
+      },
+    },
+  };
 }

@@ -9,8 +9,7 @@
  * is not shaped as expected, or does not carry one of them.
  */
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { rewriteServerModule } from './rewrite-server-module.mjs';
+import { serverModuleRewriting } from './rewrite-server-module.mjs';
 
 const clientDirectives = /"clientDirectives":(\[\[.*?\]\]),"/;
 const hashLists = /"(scriptHashes|hashes)":(\[[^\]]*\])/g;
@@ -63,22 +62,9 @@ export function withoutUnusedDirectiveHashes(code, unused) {
  * @returns {import('astro').AstroIntegration}
  */
 export function unusedDirectiveHashes({ unused }) {
-  /** @type {string | undefined} */
-  let serverDir;
-  return {
+  return serverModuleRewriting({
     name: 'unused-directive-hashes',
-    hooks: {
-      'astro:config:done': ({ config }) => {
-        serverDir = fileURLToPath(config.build.server);
-      },
-      'astro:build:done': async () => {
-        await rewriteServerModule({
-          serverDir,
-          marker: '"clientDirectives"',
-          rewrite: (code) => withoutUnusedDirectiveHashes(code, unused),
-          integration: 'unused-directive-hashes',
-        });
-      },
-    },
-  };
+    marker: '"clientDirectives"',
+    rewrite: (code) => withoutUnusedDirectiveHashes(code, unused),
+  });
 }
