@@ -15,6 +15,7 @@ import {
   reactClientEntrypoint,
 } from './src/server/rendering/island-renderer-name.ts';
 import { cachedCspDigests } from './src/build/cached-csp-digests.mjs';
+import { contentEditor, contentEditorStorage } from './src/build/content-editor.mjs';
 import { taggedComponents } from './src/build/tagged-components.mjs';
 import { islandModuleGraph } from './src/build/island-module-graph.mjs';
 import { pageOnlyStyleHashes } from './src/build/page-only-style-hashes.mjs';
@@ -78,6 +79,8 @@ export default defineConfig({
   build: { inlineStylesheets: 'always' },
   integrations: [
     react(),
+    // The content editors' editor, only in builds that may serve it (docs/DECISIONS.md).
+    contentEditor(),
     {
       // Islands render with React's renderer, which also lists on each island the modules it
       // needs, and hydrate by the product's own directives, which fetch those at once
@@ -108,8 +111,14 @@ export default defineConfig({
     // Every page may carry the layer order and Astro's island style; its other styles it hashes
     // as it renders them.
     pageOnlyStyleHashes({ keptHashes: [sha256(layerOrder), sha256(ISLAND_STYLES)] }),
-    // Islands hydrate by the product's own directives only; Astro's five are never rendered.
-    unusedDirectiveHashes({ unused: ['load', 'idle', 'visible', 'media', 'only'] }),
+    // Islands hydrate by the product's own directives only; Astro's five are never rendered,
+    // but for the content editor's page, which hydrates by `client:only` in a build that has it.
+    unusedDirectiveHashes({
+      unused:
+        contentEditorStorage('build', process.env) === 'github'
+          ? ['load', 'idle', 'visible', 'media']
+          : ['load', 'idle', 'visible', 'media', 'only'],
+    }),
   ],
   // No code blocks in editor content; Shiki's inline styles would also need CSP exceptions.
   markdown: { syntaxHighlight: false },

@@ -43,11 +43,13 @@ describe('planVisits', () => {
     );
   });
 
-  it('leaves out development pages, endpoints and redirects, saying why', () => {
+  it('leaves out development pages, the content editor, endpoints and redirects, saying why', () => {
     expect(unmeasured.map((entry) => entry.route).sort()).toEqual(
       [
         'AccountDataExport',
         'AccountDeleted',
+        'ContentEditor',
+        'ContentEditorApi',
         'CspReports',
         'Health',
         'KitGallery',

@@ -117,6 +117,8 @@ const visitorsByGuard: Readonly<Record<PageRoute['guard'], readonly Visitor[]>> 
   auth: ['member'],
   'kit-gallery': [],
   'outbox-viewer': [],
+  // Editors', not members': absent from the production build the bench measures.
+  'content-editor': [],
 };
 
 /** States that a query string gives a page, beyond its visitors. */
@@ -184,6 +186,9 @@ function whyUnmeasured(route: PageRoute): string | undefined {
   if (route.endpoint) return 'not a page: it answers with a file, a redirect or a status';
   if (route.name === 'Root') return 'redirects to SignIn or the Dashboard (docs/PRODUCT.md §2)';
   if (route.redirectTo) return `redirects to ${route.redirectTo}`;
+  if (route.guard === 'content-editor') {
+    return 'the content editors’ editor: only under npm run dev, or in a build made for GitHub mode';
+  }
   if (visitorsByGuard[route.guard].length === 0) {
     return 'a development page, never served in production';
   }

@@ -1,5 +1,15 @@
 /// <reference types="astro/client" />
 
+interface ImportMetaEnv {
+  /**
+   * Where this build's content editor saves (`local` under `npm run dev`, `github` in a build
+   * made for GitHub mode), or empty in a build without it (src/build/content-editor.mjs).
+   */
+  readonly CONTENT_EDITOR: '' | 'local' | 'github';
+  /** The repository the content editor commits to in GitHub mode, `owner/name`; else empty. */
+  readonly PUBLIC_KEYSTATIC_GITHUB_REPO: string;
+}
+
 declare namespace App {
   interface Locals {
     /** The id of this request: in its answer's `X-Request-Id`, its log lines and the error pages. */

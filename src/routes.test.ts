@@ -39,6 +39,14 @@ describe('the route table', () => {
     ['/storage/uploads/abc.def', 'Storage', 'public', { area: 'uploads', token: 'abc.def' }],
     ['/signed-out', 'SignedOut', 'public', {}],
     ['/csp-reports', 'CspReports', 'public', {}],
+    ['/keystatic', 'ContentEditor', 'content-editor', {}],
+    [
+      '/keystatic/singleton/aboutUs',
+      'ContentEditor',
+      'content-editor',
+      { '0': 'singleton/aboutUs' },
+    ],
+    ['/api/keystatic/update', 'ContentEditorApi', 'content-editor', { '0': 'update' }],
   ])('resolves %s to %s with the %s guard', (pathname, name, guard, params) => {
     expect(pageAt(pathname)).toEqual({ name, guard, params });
   });
@@ -60,6 +68,7 @@ describe('the route table', () => {
       'SignedOut',
       'AccountDeleted',
       'CspReports',
+      'ContentEditorApi',
     ]);
   });
 

@@ -5,6 +5,10 @@
  * tricks, no double-slash or encoding surprises.
  */
 
+import { paths } from './route-paths.ts';
+
+export { paths };
+
 /** Who may see a page. */
 export type Guard =
   /** Anyone. */
@@ -18,7 +22,12 @@ export type Guard =
   /** Developer pages: only when the kit gallery is enabled (development and test builds). */
   | 'kit-gallery'
   /** The outbox viewer: only when it is enabled (development and tests). */
-  | 'outbox-viewer';
+  | 'outbox-viewer'
+  /**
+   * The content editors' editor: only in a build that has it (`npm run dev`, or one made for
+   * GitHub mode; src/build/content-editor.mjs), where its own sign-in, or this machine, guards it.
+   */
+  | 'content-editor';
 
 export type RouteName =
   | 'Root'
@@ -48,6 +57,8 @@ export type RouteName =
   | 'Storage'
   | 'KitGallery'
   | 'OutboxViewer'
+  | 'ContentEditor'
+  | 'ContentEditorApi'
   | 'Health'
   | 'Ready'
   | 'SignedOut'
@@ -98,35 +109,6 @@ export const uploadBodyLimitBytes = 25 * 1024 * 1024 + 64 * 1024;
  * than this is not a browser reporting.
  */
 export const cspReportBodyLimitBytes = 64 * 1024;
-
-/** Where a route's page lives, for links and redirects. */
-export const paths = {
-  root: '/',
-  aboutUs: '/welcome/about-us',
-  aboutYou: '/welcome/about-you',
-  contactInfo: '/welcome/contact-info',
-  signIn: '/sign-in',
-  signUp: '/sign-up',
-  forgotPassword: '/forgot-password',
-  mfaEnrollment: '/mfa-enrollment',
-  terms: '/terms',
-  dashboard: '/dashboard',
-  account: '/account',
-  accountSecurity: '/account/security',
-  accountData: '/account/data',
-  accountDataExport: '/account/data/export',
-  accountDeleted: '/account-deleted',
-  accountDevices: '/account/devices',
-  accountActivity: '/account/activity',
-  requests: '/requests',
-  request: (requestId: string) => `/requests/${encodeURIComponent(requestId)}`,
-  requestCategory: (categoryId: string) => `/requests/category/${encodeURIComponent(categoryId)}`,
-  requestAttachment: (requestId: string, attachmentId: string) =>
-    `/requests/${encodeURIComponent(requestId)}/attachments/${encodeURIComponent(attachmentId)}`,
-  outbox: '/dev/outbox',
-  signedOut: '/signed-out',
-  cspReports: '/csp-reports',
-} as const;
 
 /** Every page of the product, in the order docs/PRODUCT.md §2 lists them. */
 export const pageRoutes = [
@@ -214,6 +196,15 @@ export const pageRoutes = [
     pattern: '/csp-reports',
     guard: 'public',
     maxBodyBytes: cspReportBodyLimitBytes,
+    endpoint: true,
+  },
+  /** The editor of the welcome pages, partner offers and terms (the README's editors' section). */
+  { name: 'ContentEditor', pattern: '/keystatic{/*}?', guard: 'content-editor' },
+  /** What the editor reads and saves through: files under `src/content/`, or GitHub's sign-in. */
+  {
+    name: 'ContentEditorApi',
+    pattern: '/api/keystatic/*',
+    guard: 'content-editor',
     endpoint: true,
   },
 ] as const satisfies readonly PageRoute[];

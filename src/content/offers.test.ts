@@ -10,10 +10,9 @@ import { partnerSlugs } from '../routes';
 vi.mock('astro:content', () => ({ defineCollection: <T>(definition: T): T => definition }));
 
 describe('the offers file', () => {
-  const offers = load(readFileSync(path.resolve(import.meta.dirname, 'offers.yaml'), 'utf8')) as {
-    id: string;
-    url: string;
-  }[];
+  const { offers } = load(
+    readFileSync(path.resolve(import.meta.dirname, 'offers.yaml'), 'utf8'),
+  ) as { offers: { id: string; url: string }[] };
 
   it('has one entry for every partner slug, and no other', () => {
     expect(offers.map((offer) => offer.id).sort()).toEqual([...partnerSlugs].sort());

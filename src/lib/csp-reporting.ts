@@ -1,4 +1,4 @@
-import { paths } from '../routes';
+import { paths } from '../route-paths';
 
 /**
  * Where browsers send Content-Security-Policy violations. The policy names the endpoint group in

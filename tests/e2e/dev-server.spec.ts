@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { recordCspViolations } from './support/csp-violations';
-import { startDevServer, type DevServer } from './support/dev-server';
+import { startDevServer, viteClientConnected, type DevServer } from './support/dev-server';
 import { member, signIn } from './support/journeys';
 
 // `npm run dev`, as the README offers it to a newcomer and to content editors. Every other browser
@@ -37,22 +37,6 @@ const chromiumButtonGrey = 'rgb(239, 239, 239)';
  */
 async function expectIslandsHydrated(page: Page): Promise<void> {
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0, firstCompile);
-}
-
-/**
- * Resolves once Vite's client in `page` has said it is connected: from then on a saved file
- * reloads the page. Listening starts before the page is opened, so the message cannot be missed.
- */
-function viteClientConnected(page: Page, baseURL: string): Promise<void> {
-  const address = baseURL.replace('http:', 'ws:');
-  return new Promise((resolve) => {
-    page.on('websocket', (socket) => {
-      if (!socket.url().startsWith(address)) return;
-      socket.on('framereceived', ({ payload }) => {
-        if (String(payload).includes('"connected"')) resolve();
-      });
-    });
-  });
 }
 
 async function signInAsMember(page: Page): Promise<void> {

@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import { expect, test } from '@playwright/test';
 
-const offers = load(readFileSync('src/content/offers.yaml', 'utf8')) as {
-  id: string;
-  url: string;
-}[];
+const { offers } = load(readFileSync('src/content/offers.yaml', 'utf8')) as {
+  offers: { id: string; url: string }[];
+};
 
 test.describe('legacy addresses', () => {
   for (const [from, to] of [

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { paths } from '../../routes';
+import { paths } from '../../route-paths';
 import { Button } from '../../ui/Button/Button';
 import { Heading } from '../../ui/Heading/Heading';
 import { useHydrated } from '../use-hydrated';

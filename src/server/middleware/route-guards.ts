@@ -67,5 +67,7 @@ export function guardRedirect(
       return config().kitGallery ? undefined : notFound;
     case 'outbox-viewer':
       return config().outboxViewer ? undefined : notFound;
+    case 'content-editor':
+      return import.meta.env.CONTENT_EDITOR ? undefined : notFound;
   }
 }

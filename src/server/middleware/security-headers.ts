@@ -1,6 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { fallbackContentSecurityPolicy, reportingEndpointsHeader } from '../../lib/csp-reporting';
 import { builtFilesOnly } from '../rendering/built-files-policy';
+import { contentEditorPolicy } from '../rendering/content-editor-policy';
 import { config } from '../config';
 
 /** Pages that carry a secret token in their address must not leak it in a Referer. */
@@ -21,7 +22,8 @@ export const siteDataClearedBy = {
  * docs/PRODUCT.md §11 headers, on every answer the server renders. The Content-Security-Policy of
  * a page is Astro's, in one header (hashes of every inline script and style, and the directives
  * of astro.config.mjs, framing and reporting included), with scripts and styles from the build's
- * folder alone; an HTML answer Astro did not render gets a policy that allows nothing, except
+ * folder alone (the content editor's page takes inline styles and reaches GitHub); an HTML answer
+ * Astro did not render gets a policy that allows nothing, except
  * under `astro dev`, where no page has a policy (docs/DECISIONS.md). Answers are never stored by
  * any cache unless they say otherwise: pages and action answers are made for one visitor.
  */
@@ -37,10 +39,17 @@ export const securityHeaders = defineMiddleware(async (context, next) => {
   headers.set('Referrer-Policy', onTokenPage ? 'same-origin' : 'strict-origin-when-cross-origin');
   headers.set('X-Frame-Options', 'DENY');
   headers.set('Reporting-Endpoints', reportingEndpointsHeader);
-  const policy = headers.get('content-security-policy');
-  if (policy) {
+  const astroPolicy = headers.get('content-security-policy');
+  if (astroPolicy) {
+    const policy =
+      route.kind === 'page' && route.route.name === 'ContentEditor'
+        ? contentEditorPolicy(astroPolicy)
+        : astroPolicy;
     const { publicOrigin } = config();
-    if (publicOrigin) headers.set('Content-Security-Policy', builtFilesOnly(policy, publicOrigin));
+    headers.set(
+      'Content-Security-Policy',
+      publicOrigin ? builtFilesOnly(policy, publicOrigin) : policy,
+    );
   } else if (isHtml(headers) && !import.meta.env.DEV) {
     // Astro writes no policy under `astro dev`, so every page would get this one, and it refuses
     // the styles, scripts and websocket of Vite's client that the development server runs on.

@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
 import { freePort } from './portal-server';
 
 /**
@@ -166,4 +167,20 @@ function killGroup(group: number, signal: NodeJS.Signals): void {
   } catch {
     // Already gone.
   }
+}
+
+/**
+ * Resolves once Vite's client in `page` has said it is connected: from then on a saved file
+ * reloads the page. Listening starts before the page is opened, so the message cannot be missed.
+ */
+export function viteClientConnected(page: Page, baseURL: string): Promise<void> {
+  const address = baseURL.replace('http:', 'ws:');
+  return new Promise((resolve) => {
+    page.on('websocket', (socket) => {
+      if (!socket.url().startsWith(address)) return;
+      socket.on('framereceived', ({ payload }) => {
+        if (String(payload).includes('"connected"')) resolve();
+      });
+    });
+  });
 }

@@ -1,0 +1,68 @@
+import { config, fields, singleton } from '@keystatic/core';
+import { editorBody, editorFields } from './src/content/editor-fields';
+import {
+  legalBody,
+  legalFields,
+  offerFields,
+  welcomeBody,
+  welcomeFields,
+} from './src/content/fields';
+import { paths } from './src/route-paths';
+
+/**
+ * The content editors' editor at /keystatic (docs/DECISIONS.md): the same files the content
+ * collections read (src/content.config.ts), with the same fields (src/content/fields.ts). Under
+ * `npm run dev` it saves to `src/content/` on this machine; a build made with
+ * `PUBLIC_KEYSTATIC_GITHUB_REPO` set commits to that repository through GitHub's sign-in instead
+ * (src/build/content-editor.mjs decides whether a build has the editor at all).
+ */
+const repository = import.meta.env.PUBLIC_KEYSTATIC_GITHUB_REPO;
+
+const welcomePage = (label: string, page: string, previewUrl: string) =>
+  singleton({
+    label,
+    path: `src/content/welcome/${page}`,
+    format: { contentField: 'body' },
+    previewUrl,
+    schema: { ...editorFields(welcomeFields), body: editorBody(welcomeBody) },
+  });
+
+export default config({
+  storage: repository
+    ? { kind: 'github', repo: repository as `${string}/${string}` }
+    : { kind: 'local' },
+  ui: {
+    brand: { name: 'Member Concierge' },
+    navigation: {
+      'Welcome pages': ['aboutUs', 'aboutYou', 'contactInfo'],
+      Dashboard: ['offers'],
+      'Legal pages': ['terms'],
+    },
+  },
+  singletons: {
+    aboutUs: welcomePage('About us (step 1)', 'about-us', paths.aboutUs),
+    aboutYou: welcomePage('About you (step 2)', 'about-you', paths.aboutYou),
+    contactInfo: welcomePage('Contact info (step 3)', 'contact-info', paths.contactInfo),
+    offers: singleton({
+      label: 'Partner offers',
+      path: 'src/content/offers',
+      format: { data: 'yaml' },
+      schema: {
+        offers: fields.array(fields.object(editorFields(offerFields)), {
+          label: 'Offers',
+          itemLabel: (offer) => {
+            const title = offer.fields.title.value;
+            return typeof title === 'string' && title !== '' ? title : 'New offer';
+          },
+        }),
+      },
+    }),
+    terms: singleton({
+      label: 'Terms of service',
+      path: 'src/content/legal/terms',
+      format: { contentField: 'body' },
+      previewUrl: paths.terms,
+      schema: { ...editorFields(legalFields), body: editorBody(legalBody) },
+    }),
+  },
+});

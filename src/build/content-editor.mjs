@@ -1,0 +1,74 @@
+/**
+ * The content editors' editor, Keystatic (docs/DECISIONS.md), at /keystatic, in the builds that
+ * may serve it and no other. `@keystatic/astro` adds its two routes (the editor's page and its
+ * API) and its configuration (`keystatic.config.ts`) to any build it is part of; this integration
+ * lets it take part only
+ *
+ * - under `astro dev` (`npm run dev`), where it saves to `src/content/` on this machine, or
+ * - when `PUBLIC_KEYSTATIC_GITHUB_REPO` names a repository, where it commits to that repository
+ *   through GitHub's sign-in, and the usual build deploys the commit.
+ *
+ * Any other build has neither its routes nor its code. The decision is also given to the code as
+ * `import.meta.env.CONTENT_EDITOR` (`local`, `github` or empty), which the route table's guard
+ * reads, and the repository as `import.meta.env.PUBLIC_KEYSTATIC_GITHUB_REPO`, which
+ * `keystatic.config.ts` reads: the page, the guard and the editor's storage cannot disagree.
+ */
+import keystatic from '@keystatic/astro';
+
+/**
+ * Where the editor saves in a build made by `command` with `env`, or `undefined` for a build
+ * without the editor.
+ *
+ * @param {string} command Astro's: `dev`, `build`, `preview` or `sync`.
+ * @param {Readonly<Record<string, string | undefined>>} env
+ * @returns {'local' | 'github' | undefined}
+ */
+export function contentEditorStorage(command, env) {
+  if (env['PUBLIC_KEYSTATIC_GITHUB_REPO'] && command !== 'sync') return 'github';
+  return command === 'dev' ? 'local' : undefined;
+}
+
+/**
+ * The GitHub repository the editor commits to, `owner/name`, checked as the build starts: a
+ * mistyped one would build an editor that cannot sign anyone in.
+ *
+ * @param {string | undefined} repository
+ */
+export function checkedRepository(repository) {
+  if (repository && !/^[\w.-]+\/[\w.-]+$/.test(repository)) {
+    throw new Error(
+      `PUBLIC_KEYSTATIC_GITHUB_REPO must name a GitHub repository as owner/name, not "${repository}"`,
+    );
+  }
+  return repository ?? '';
+}
+
+/**
+ * @param {{ env?: Readonly<Record<string, string | undefined>> }} [options]
+ * @returns {import('astro').AstroIntegration}
+ */
+export function contentEditor({ env = process.env } = {}) {
+  const editor = keystatic();
+  return {
+    name: 'content-editor',
+    hooks: {
+      'astro:config:setup': (options) => {
+        const storage = contentEditorStorage(options.command, env);
+        const repository =
+          storage === 'github' ? checkedRepository(env['PUBLIC_KEYSTATIC_GITHUB_REPO']) : '';
+        options.updateConfig({
+          vite: {
+            define: {
+              'import.meta.env.CONTENT_EDITOR': JSON.stringify(storage ?? ''),
+              'import.meta.env.PUBLIC_KEYSTATIC_GITHUB_REPO': JSON.stringify(repository),
+            },
+          },
+        });
+        if (storage === undefined) return;
+        const setup = editor.hooks['astro:config:setup'];
+        if (!setup) throw new Error('content-editor: @keystatic/astro has no config:setup hook');
+        return setup(options);
+      },
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { welcomeFields } from '../../src/content/fields';
+import { startDevServer, viteClientConnected, type DevServer } from './support/dev-server';
+import { signIn } from './support/journeys';
+
+// The content editors' editor (/keystatic) under `npm run dev`, as the README's section for
+// editors offers it: local mode, saving to `src/content/` of the copy the development server
+// runs on. Its tests run in order in one worker, on one server of their own.
+const test = base.extend<object, { devServer: DevServer }>({
+  devServer: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
+    async ({}, use) => {
+      const server = await startDevServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  baseURL: async ({ devServer }, use) => {
+    await use(devServer.baseURL);
+  },
+  context: async ({ context, devServer }, use) => {
+    // The editor's interface asks a font of a web font service; nothing here may leave the
+    // machine, and the editor works without it.
+    await context.route(
+      (url) => url.origin !== devServer.baseURL,
+      (route) => route.abort('blockedbyclient'),
+    );
+    await use(context);
+  },
+});
+test.describe.configure({ mode: 'default' });
+
+/** The development server compiles the editor the first time it is asked for: seconds. */
+const firstCompile = { timeout: 90_000 };
+
+const aboutUsFile = (devServer: DevServer) =>
+  path.join(devServer.root, 'src/content/welcome/about-us.md');
+
+async function openAboutUsInEditor(page: Page): Promise<void> {
+  await page.goto('/keystatic');
+  await page.getByRole('link', { name: 'About us (step 1)' }).first().click(firstCompile);
+  await expect(page.getByRole('heading', { name: 'About us (step 1)' })).toBeVisible(firstCompile);
+}
+
+test('an editor changes the lead of the first welcome page and saves: the member’s open page reloads with the new words', async ({
+  page,
+  context,
+  devServer,
+}) => {
+  test.slow();
+  const lead = 'Real people who take the everyday errands off your hands, start to finish.';
+  // A member reads the page, in a window of their own.
+  const member = await context.newPage();
+  await member.goto('/sign-in');
+  await signIn(member);
+  await expect(member.getByRole('heading', { level: 1 })).toHaveText(
+    'Welcome back, Avery',
+    firstCompile,
+  );
+  const connected = viteClientConnected(member, devServer.baseURL);
+  await member.goto('/welcome/about-us');
+  await expect(member.getByRole('heading', { level: 1 })).toHaveText(
+    'Welcome to Member Concierge',
+    firstCompile,
+  );
+  await expect(member.getByText(lead)).toBeHidden();
+  // Saved before Vite's client had connected, the change would reach no page.
+  await expect(connected).resolves.toBeUndefined();
+
+  await openAboutUsInEditor(page);
+  await page.getByRole('textbox', { name: 'Lead' }).fill(lead);
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  await expect(member.getByText(lead)).toBeVisible(firstCompile);
+  await expect(member.getByRole('heading', { level: 1 })).toHaveText('Welcome to Member Concierge');
+  const saved = readFileSync(aboutUsFile(devServer), 'utf8');
+  expect(saved).toContain(`lead: ${lead}\n`);
+  // The rest of the file is as it was: its title, its step and its body.
+  expect(saved).toMatch(/^---\ntitle: Welcome to Member Concierge\nstep: 1\nlead: /);
+  expect(saved).toContain('Tell us what you need, in your own words');
+});
+
+test('a title over 80 characters is refused in the editor with the rule’s own words, and not saved', async ({
+  page,
+  devServer,
+}) => {
+  test.slow();
+  const before = readFileSync(aboutUsFile(devServer), 'utf8');
+  await openAboutUsInEditor(page);
+
+  const title = page.getByRole('textbox', { name: 'Title' });
+  await title.fill('A'.repeat(81));
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  await expect(page.getByText(welcomeFields.title.sentence)).toBeVisible();
+  await expect(title).toHaveAttribute('aria-invalid', 'true');
+  expect(readFileSync(aboutUsFile(devServer), 'utf8')).toBe(before);
+
+  // Eighty characters are within the rule.
+  await title.fill('A'.repeat(80));
+  await expect(page.getByText(welcomeFields.title.sentence)).toBeHidden();
+});
