@@ -22,7 +22,15 @@ describe('the content editor’s policy', () => {
   const policy = directives(contentEditorPolicy(astroPolicy));
 
   it('takes inline styles, with no digest beside them that would make browsers ignore that', () => {
-    expect(policy.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(policy.get('style-src')).toEqual([
+      "'self'",
+      "'unsafe-inline'",
+      'https://fonts.googleapis.com',
+    ]);
+  });
+
+  it('loads the typeface its interface asks for', () => {
+    expect(policy.get('font-src')).toEqual(["'self'", 'https://fonts.gstatic.com']);
   });
 
   it('keeps the scripts as Astro hashed them: no inline script runs unless it was rendered', () => {
@@ -52,6 +60,7 @@ describe('the content editor’s policy', () => {
     expect(directives(contentEditorPolicy("default-src 'self'")).get('style-src')).toEqual([
       "'self'",
       "'unsafe-inline'",
+      'https://fonts.googleapis.com',
     ]);
   });
 });

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { freePort } from './portal-server';
+import { copyOfProject } from './project-copy';
 
 /**
  * `npm run dev` (Astro's development server, `astro dev`) as a newcomer runs it, but on a copy of
@@ -23,18 +22,6 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
-/** What the copy leaves out: what the tools make, and `node_modules`, which it links to. */
-const notCopied = new Set([
-  '.git',
-  '.astro',
-  'node_modules',
-  'dist',
-  'data',
-  'reports',
-  'test-results',
-  'playwright-report',
-]);
 const pollIntervalMs = 250;
 const stopGraceMs = 5_000;
 
@@ -49,22 +36,7 @@ process.once('exit', () => {
  * `/readyz` answers 200 (the embedded API has opened and seeded its database); always `stop()` it.
  */
 export async function startDevServer({ timeoutMs = 150_000 } = {}): Promise<DevServer> {
-  const folder = mkdtempSync(path.join(tmpdir(), 'portal-dev-'));
-  const root = path.join(folder, 'project');
-  cpSync(projectRoot, root, {
-    recursive: true,
-    filter: (source) => !notCopied.has(path.relative(projectRoot, source).split(path.sep)[0] ?? ''),
-  });
-  // The packages are the project's, each linked, but not the caches the tools keep beside them
-  // (`.vite`: Vite's dependencies; `.astro`: Astro's content store): the copy's are its own, and a
-  // developer's `npm run dev` does not find them made again for a folder that is gone.
-  const modules = path.join(projectRoot, 'node_modules');
-  mkdirSync(path.join(root, 'node_modules'));
-  for (const entry of readdirSync(modules)) {
-    if (entry === '.bin' || !entry.startsWith('.')) {
-      symlinkSync(path.join(modules, entry), path.join(root, 'node_modules', entry));
-    }
-  }
+  const { folder, root } = copyOfProject('portal-dev-');
 
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;

@@ -42,6 +42,11 @@ export interface PortalServerOptions {
    * makes and removes the folder. Without it, the server has a fresh one, removed when it stops.
    */
   readonly dataDir?: string;
+  /**
+   * The project whose build (`dist/`) the server serves: this one unless given, e.g. a copy built
+   * with settings of its own (./project-copy.ts).
+   */
+  readonly projectRoot?: string;
 }
 
 export interface PortalServer {
@@ -134,8 +139,9 @@ export async function startPortalServer(options: PortalServerOptions = {}): Prom
   // entry point. The Node that runs the tests (Node 24 from the `node` devDependency), not
   // whatever is on PATH.
   const entryPoint = options.dataDir === undefined ? 'scripts/serve-e2e.mjs' : 'scripts/start.mjs';
-  const child = spawn(process.execPath, [path.join(root, entryPoint)], {
-    cwd: root,
+  const project = options.projectRoot ?? root;
+  const child = spawn(process.execPath, [path.join(project, entryPoint)], {
+    cwd: project,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
