@@ -1,8 +1,9 @@
 import { config, fields, singleton } from '@keystatic/core';
-import { editorBody, editorFields } from './src/content/editor-fields';
+import { editorBody, editorFields, readable } from './src/content/editor-fields';
 import {
   legalBody,
   legalFields,
+  offerDetailFields,
   offerFields,
   welcomeBody,
   welcomeFields,
@@ -47,15 +48,14 @@ export default config({
       label: 'Partner offers',
       path: 'src/content/offers',
       format: { data: 'yaml' },
-      schema: {
-        offers: fields.array(fields.object(editorFields(offerFields)), {
-          label: 'Offers',
-          itemLabel: (offer) => {
-            const title = offer.fields.title.value;
-            return typeof title === 'string' && title !== '' ? title : 'New offer';
-          },
-        }),
-      },
+      // One group of fields per partner, under its id: the partners are the product's
+      // (docs/PRODUCT.md §2.3), so editors change each offer's words and address, never the list.
+      schema: Object.fromEntries(
+        offerFields.id.options.map((partner) => [
+          partner,
+          fields.object(editorFields(offerDetailFields), { label: readable(partner) }),
+        ]),
+      ),
     }),
     terms: singleton({
       label: 'Terms of service',

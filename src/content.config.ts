@@ -12,21 +12,21 @@ import { entrySchema } from './content/schema-fields';
  */
 
 /**
- * The partner offers, in `src/content/offers.yaml` under `offers:`, the form the editor saves
- * (one document with a list, which keeps the editors' order).
+ * The partner offers, in `src/content/offers.yaml`: one entry per partner, under its id, the form
+ * the editor saves (one group of fields per partner). Each becomes an offer with that id, which
+ * the schema checks is a partner's.
  */
 const offers = defineCollection({
   loader: file('src/content/offers.yaml', {
     parser: (text) => {
       const document: unknown = load(text);
-      const list =
-        typeof document === 'object' && document !== null && 'offers' in document
-          ? document.offers
-          : undefined;
-      if (!Array.isArray(list)) {
-        throw new Error('src/content/offers.yaml: the offers are a list under `offers:`');
+      if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+        throw new Error('src/content/offers.yaml: each offer is under its partner’s id');
       }
-      return list as Record<string, unknown>[];
+      return Object.entries(document).map(([id, offer]: [string, unknown]) => ({
+        ...(typeof offer === 'object' && offer !== null ? offer : {}),
+        id,
+      }));
     },
   }),
   schema: entrySchema(offerFields),

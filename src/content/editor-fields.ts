@@ -13,7 +13,7 @@ const lengthPattern = (maxLength: number | undefined): RegExp =>
   new RegExp(`^[\\s\\S]{0,${maxLength === undefined ? '' : String(maxLength)}}$`, 'u');
 
 /** What the editor's list shows for a value such as `term-life-insurance`: "Term life insurance". */
-const readable = (value: string): string => {
+export const readable = (value: string): string => {
   const words = value.replaceAll('-', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 };

@@ -49,14 +49,8 @@ export interface BodyFormatting {
   readonly headingLevels: readonly 2[];
 }
 
-/** A partner offer on the Dashboard (docs/PRODUCT.md §1), in `src/content/offers.yaml`. */
-export const offerFields = {
-  id: {
-    kind: 'choice',
-    label: 'Partner',
-    sentence: `every offer needs the id of a partner, one of ${partnerSlugs.join(', ')}`,
-    options: partnerSlugs,
-  },
+/** A partner offer's words and address (docs/PRODUCT.md §1), in `src/content/offers.yaml`. */
+export const offerDetailFields = {
   title: {
     kind: 'text',
     label: 'Title',
@@ -73,6 +67,20 @@ export const offerFields = {
     label: 'Address',
     sentence: 'every offer needs the partner’s address, starting with https://',
   },
+} as const satisfies Fields;
+
+/**
+ * A partner offer on the Dashboard: its details, under the id of its partner (the file is keyed by
+ * it, and the editor shows one group of fields per partner).
+ */
+export const offerFields = {
+  id: {
+    kind: 'choice',
+    label: 'Partner',
+    sentence: `every offer needs the id of a partner, one of ${partnerSlugs.join(', ')}`,
+    options: partnerSlugs,
+  },
+  ...offerDetailFields,
 } as const satisfies Fields;
 
 /** A welcome page's words (`src/content/welcome/<page>.md`), above its body. */

@@ -84,22 +84,31 @@ test('signing in to the editor goes to GitHub’s sign-in for the configured app
 /** The editor's code, by words found in it and nowhere else. */
 const editorCode = /@keystatic|@keystar|Log in with GitHub|keystatic-page/;
 
+interface Asset {
+  readonly bytes: number;
+  readonly editorCode: boolean;
+}
+
 /**
  * Everything `page` loads from the build's folder from now on, by address without the build's
- * hash (`/_astro/SignInForm.js`), with its size and whether it carries the editor's code.
+ * hash (`/_astro/SignInForm.js`), with its size and whether it carries the editor's code: call
+ * the answer once the page is done, and it waits for the last body to be read.
  */
-function recordAssets(page: Page): Map<string, { bytes: number; editorCode: boolean }> {
-  const assets = new Map<string, { bytes: number; editorCode: boolean }>();
-  page.on('response', async (response) => {
+function recordAssets(page: Page): () => Promise<Map<string, Asset>> {
+  const reads: Promise<[string, Asset]>[] = [];
+  page.on('response', (response) => {
     const { pathname } = new URL(response.url());
     if (!pathname.startsWith('/_astro/')) return;
-    const body = await response.body();
-    assets.set(pathname.replace(/\.[\w-]{8}\./, '.'), {
-      bytes: body.length,
-      editorCode: editorCode.test(body.toString('utf8')),
-    });
+    reads.push(
+      response
+        .body()
+        .then((body) => [
+          pathname.replace(/\.[\w-]{8}\./, '.'),
+          { bytes: body.length, editorCode: editorCode.test(body.toString('utf8')) },
+        ]),
+    );
   });
-  return assets;
+  return async () => new Map(await Promise.all(reads));
 }
 
 const totalBytes = (assets: Map<string, { bytes: number }>) =>
@@ -114,12 +123,14 @@ const bundlerHelpers = '/_astro/rolldown-runtime.js';
 
 test('the member pages load none of the editor’s code, and what the build without it loads', async ({
   browser,
-  baseURL,
+  gitHubModeServer,
 }) => {
   test.slow();
-  const withEditor = await browser.newPage({ baseURL });
+  const withEditor = await browser.newPage({ baseURL: gitHubModeServer.baseURL });
   // The shared server of every other browser test serves the build without the editor.
-  const withoutEditor = await browser.newPage({ baseURL: test.info().project.use.baseURL });
+  const sharedServer = test.info().project.use.baseURL;
+  if (sharedServer === undefined) throw new Error('playwright.config.ts names no baseURL');
+  const withoutEditor = await browser.newPage({ baseURL: sharedServer });
   const loaded = [withEditor, withoutEditor].map(recordAssets);
   for (const page of [withEditor, withoutEditor]) {
     await page.goto('/sign-in');
@@ -127,8 +138,10 @@ test('the member pages load none of the editor’s code, and what the build with
     await signIn(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back, Avery');
     await waitForHydration(page);
+    await page.waitForLoadState('networkidle');
   }
-  const [assetsWithEditor, assetsWithout] = loaded as [(typeof loaded)[0], (typeof loaded)[0]];
+  const [assetsWithEditor, assetsWithout] = await Promise.all(loaded.map((settled) => settled()));
+  if (!assetsWithEditor || !assetsWithout) throw new Error('two pages, two lists');
 
   expect(assetsWithout.size).toBeGreaterThan(3);
   expect([...assetsWithEditor].filter(([, asset]) => asset.editorCode)).toEqual([]);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import { welcomeFields } from '../../src/content/fields';
+import { offerFields, welcomeFields } from '../../src/content/fields';
 import { startDevServer, viteClientConnected, type DevServer } from './support/dev-server';
 import { signIn } from './support/journeys';
 
@@ -102,4 +102,49 @@ test('a title over 80 characters is refused in the editor with the rule’s own 
   // Eighty characters are within the rule.
   await title.fill('A'.repeat(80));
   await expect(page.getByText(welcomeFields.title.sentence)).toBeHidden();
+});
+
+test('an editor renames a partner offer and the Dashboard shows it; an address without https is refused', async ({
+  page,
+  context,
+  devServer,
+}) => {
+  test.slow();
+  const offersFile = path.join(devServer.root, 'src/content/offers.yaml');
+  const before = readFileSync(offersFile, 'utf8');
+  await page.goto('/keystatic');
+  await page.getByRole('link', { name: 'Partner offers' }).first().click(firstCompile);
+  const autoInsurance = page.getByRole('group', { name: 'Auto insurance' });
+  const address = autoInsurance.getByRole('textbox', { name: 'Address' });
+  const save = page.getByRole('button', { name: 'Save' });
+
+  await address.fill('http://partners.example.com/auto-insurance');
+  await save.click();
+  await expect(autoInsurance.getByText(offerFields.url.sentence)).toBeVisible();
+  expect(readFileSync(offersFile, 'utf8')).toBe(before);
+
+  await address.fill('https://partners.example.com/auto-insurance');
+  await autoInsurance.getByRole('textbox', { name: 'Title' }).fill('Car insurance');
+  await save.click();
+
+  await expect
+    .poll(() => readFileSync(offersFile, 'utf8'), firstCompile)
+    .toContain('auto-insurance:\n  title: Car insurance\n');
+  // Every partner is still there, under its id, as the collection reads it.
+  const saved = readFileSync(offersFile, 'utf8');
+  expect(saved.match(/^[\w-]+:$/gm)).toEqual([
+    'term-life-insurance:',
+    'auto-insurance:',
+    'home-insurance:',
+    'home-warranty:',
+    'renters-insurance:',
+    'pet-insurance:',
+    'wills-and-trusts:',
+  ]);
+
+  const member = await context.newPage();
+  await member.goto('/sign-in');
+  await signIn(member);
+  await expect(member.getByRole('link', { name: /Car insurance/ })).toBeVisible(firstCompile);
+  await expect(member.getByRole('link', { name: /Auto insurance/ })).toHaveCount(0);
 });

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import { expect, test } from '@playwright/test';
 
-const { offers } = load(readFileSync('src/content/offers.yaml', 'utf8')) as {
-  offers: { id: string; url: string }[];
-};
+const offers = Object.entries(
+  load(readFileSync('src/content/offers.yaml', 'utf8')) as Record<string, { url: string }>,
+).map(([id, offer]) => ({ id, ...offer }));
 
 test.describe('legacy addresses', () => {
   for (const [from, to] of [
