@@ -25,6 +25,10 @@ import {
 import { clientAddressHeader } from '../src/lib/internal-headers.ts';
 import { staticFiles } from './static-files.mjs';
 import { insecureServingProblem, parseConfig } from '../src/server/config.ts';
+import {
+  builtWithGitHubModeEditor,
+  contentEditorSettingsProblem,
+} from '../src/server/content-editor-settings.ts';
 import { cookieName, xsrfCookieName } from '../src/server/session/cookies.ts';
 import { bodyLimitOfRequest, countedRequestBody } from '../src/server/http/request-bodies.ts';
 import { FirstVisitPages } from '../src/server/first-visit/first-visit-pages.ts';
@@ -51,6 +55,10 @@ try {
 }
 const insecure = insecureServingProblem(settings);
 if (insecure) refuseToStart(insecure);
+const editorProblem = builtWithGitHubModeEditor()
+  ? contentEditorSettingsProblem(process.env)
+  : undefined;
+if (editorProblem) refuseToStart(editorProblem);
 if (!settings.secureCookies) {
   console.warn(
     'Serving over plain HTTP on this machine only: cookies are not Secure. ' +

@@ -11,9 +11,12 @@
  * Any other build has neither its routes nor its code. The decision is also given to the code as
  * `import.meta.env.CONTENT_EDITOR` (`local`, `github` or empty), which the route table's guard
  * reads, and the repository as `import.meta.env.PUBLIC_KEYSTATIC_GITHUB_REPO`, which
- * `keystatic.config.ts` reads: the page, the guard and the editor's storage cannot disagree.
+ * `keystatic.config.ts` reads: the page, the guard and the editor's storage cannot disagree. A
+ * build writes it beside itself too, for the server's start-up checks.
  */
+import { writeFile } from 'node:fs/promises';
 import keystatic from '@keystatic/astro';
+import { builtContentEditorFile } from '../server/content-editor-settings.ts';
 
 /**
  * Where the editor saves in a build made by `command` with `env`, or `undefined` for a build
@@ -49,11 +52,16 @@ export function checkedRepository(repository) {
  */
 export function contentEditor({ env = process.env } = {}) {
   const editor = keystatic();
+  /** @type {'local' | 'github' | undefined} */
+  let storage;
+  /** @type {URL | undefined} */
+  let root;
   return {
     name: 'content-editor',
     hooks: {
       'astro:config:setup': (options) => {
-        const storage = contentEditorStorage(options.command, env);
+        storage = contentEditorStorage(options.command, env);
+        root = options.config.root;
         const repository =
           storage === 'github' ? checkedRepository(env['PUBLIC_KEYSTATIC_GITHUB_REPO']) : '';
         options.updateConfig({
@@ -68,6 +76,15 @@ export function contentEditor({ env = process.env } = {}) {
         const setup = editor.hooks['astro:config:setup'];
         if (!setup) throw new Error('content-editor: @keystatic/astro has no config:setup hook');
         return setup(options);
+      },
+      // Beside the build, for the server to check its settings against as it starts
+      // (src/server/content-editor-settings.ts).
+      'astro:build:done': async () => {
+        if (root === undefined) throw new Error('content-editor: no project root');
+        await writeFile(
+          new URL(builtContentEditorFile, root),
+          `${JSON.stringify({ storage: storage ?? null })}\n`,
+        );
       },
     },
   };

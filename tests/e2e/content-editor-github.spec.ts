@@ -17,8 +17,14 @@ const gitHubApp = {
   KEYSTATIC_SECRET: 'e2e-only-keystatic-secret-of-more-than-32-characters',
 };
 
-const test = base.extend<object, { gitHubModeServer: PortalServer }>({
-  gitHubModeServer: [
+/** The built copy of the project, and its server. */
+interface GitHubModeBuild {
+  readonly root: string;
+  readonly server: PortalServer;
+}
+
+const test = base.extend<{ gitHubModeServer: PortalServer }, { gitHubModeBuild: GitHubModeBuild }>({
+  gitHubModeBuild: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
     async ({}, use) => {
       const { folder, root } = copyOfProject('portal-github-mode-');
@@ -37,7 +43,7 @@ const test = base.extend<object, { gitHubModeServer: PortalServer }>({
         if (build.status !== 0)
           throw new Error(`The build failed:\n${build.stdout}${build.stderr}`);
         const server = await startPortalServer({ projectRoot: root, port, env: gitHubApp });
-        await use(server);
+        await use({ root, server });
         await server.stop();
       } finally {
         rmSync(folder, { recursive: true, force: true });
@@ -45,6 +51,9 @@ const test = base.extend<object, { gitHubModeServer: PortalServer }>({
     },
     { scope: 'worker', timeout: 240_000 },
   ],
+  gitHubModeServer: async ({ gitHubModeBuild }, use) => {
+    await use(gitHubModeBuild.server);
+  },
   baseURL: async ({ gitHubModeServer }, use) => {
     await use(gitHubModeServer.baseURL);
   },
@@ -149,4 +158,18 @@ test('the member pages load none of the editor’s code, and what the build with
     [...assetsWithout.keys()].sort(),
   );
   expect(totalBytes(assetsWithEditor) - totalBytes(assetsWithout)).toBeLessThan(2_000);
+});
+
+test('the build’s server refuses to start without the settings of the editor’s GitHub App', async ({
+  gitHubModeBuild,
+}) => {
+  const server = await startPortalServer({
+    projectRoot: gitHubModeBuild.root,
+    waitFor: 'exit',
+    env: { ...gitHubApp, KEYSTATIC_SECRET: undefined },
+  });
+  expect(await server.exited).toBe(1);
+  expect(server.output()).toContain(
+    'This build has the content editor in GitHub mode (PUBLIC_KEYSTATIC_GITHUB_REPO), which needs KEYSTATIC_SECRET',
+  );
 });
