@@ -148,3 +148,27 @@ test('an editor renames a partner offer and the Dashboard shows it; an address w
   await expect(member.getByRole('link', { name: /Car insurance/ })).toBeVisible(firstCompile);
   await expect(member.getByRole('link', { name: /Auto insurance/ })).toHaveCount(0);
 });
+
+test('an editor shortens the lead of the terms: the page shows it, and their day is kept as the build reads it', async ({
+  page,
+  devServer,
+}) => {
+  test.slow();
+  const termsFile = path.join(devServer.root, 'src/content/legal/terms.md');
+  const lead = 'The rules for using Member Concierge, in plain words.';
+  await page.goto('/keystatic');
+  await page.getByRole('link', { name: 'Terms of service' }).first().click(firstCompile);
+  await page.getByRole('textbox', { name: 'Lead' }).fill(lead);
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  await expect
+    .poll(() => readFileSync(termsFile, 'utf8'), firstCompile)
+    .toContain(`lead: ${lead}\n`);
+  const saved = readFileSync(termsFile, 'utf8');
+  expect(saved).toMatch(/^---\ntitle: Terms of service\nupdated: 2026-11-20\nlead: /);
+  expect(saved).toContain('## Who we are');
+
+  await page.goto('/terms');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Terms of service');
+  await expect(page.getByText(lead, { exact: true })).toBeVisible(firstCompile);
+});
