@@ -1,26 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { offerFields, welcomeFields } from '../../src/content/fields';
-import { startDevServer, viteClientConnected, type DevServer } from './support/dev-server';
+import { devServerTest, viteClientConnected, type DevServer } from './support/dev-server';
 import { signIn } from './support/journeys';
 
 // The content editors' editor (/keystatic) under `npm run dev`, as the README's section for
 // editors offers it: local mode, saving to `src/content/` of the copy the development server
 // runs on. Its tests run in order in one worker, on one server of their own.
-const test = base.extend<object, { devServer: DevServer }>({
-  devServer: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
-    async ({}, use) => {
-      const server = await startDevServer();
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 180_000 },
-  ],
-  baseURL: async ({ devServer }, use) => {
-    await use(devServer.baseURL);
-  },
+const test = devServerTest.extend({
   context: async ({ context, devServer }, use) => {
     // The editor's interface asks a font of a web font service; nothing here may leave the
     // machine, and the editor works without it.
@@ -171,7 +159,10 @@ test('an editor shortens the lead of the terms: the page shows it, and their day
 
   // In a page of its own: the editor's page reloads as the file changes, cutting a navigation short.
   const reader = await context.newPage();
-  await reader.goto('/terms');
+  // Astro's content store takes the saved file a moment after it is written.
+  await expect(async () => {
+    await reader.goto('/terms');
+    await expect(reader.getByText(lead, { exact: true })).toBeVisible({ timeout: 2_000 });
+  }).toPass(firstCompile);
   await expect(reader.getByRole('heading', { level: 1 })).toHaveText('Terms of service');
-  await expect(reader.getByText(lead, { exact: true })).toBeVisible(firstCompile);
 });

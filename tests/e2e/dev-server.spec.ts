@@ -1,28 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { recordCspViolations } from './support/csp-violations';
-import { startDevServer, viteClientConnected, type DevServer } from './support/dev-server';
+import { devServerTest, viteClientConnected } from './support/dev-server';
 import { member, signIn } from './support/journeys';
 
 // `npm run dev`, as the README offers it to a newcomer and to content editors. Every other browser
 // test runs on the production build; this file starts the development server of its own, once,
 // for its tests, which run in order in one worker, with the pages' addresses on it.
-const test = base.extend<object, { devServer: DevServer }>({
-  devServer: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
-    async ({}, use) => {
-      const server = await startDevServer();
-      await use(server);
-      await server.stop();
-    },
-    // A fresh copy of the project compiles and opens its database before the first page.
-    { scope: 'worker', timeout: 180_000 },
-  ],
-  baseURL: async ({ devServer }, use) => {
-    await use(devServer.baseURL);
-  },
-});
+const test = devServerTest;
 test.describe.configure({ mode: 'default' });
 
 /** The development server compiles each page the first time it is asked for: seconds, under load. */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import { test as base, type Page } from '@playwright/test';
 import { freePort } from './portal-server';
 import { copyOfProject } from './project-copy';
 
@@ -156,3 +156,22 @@ export function viteClientConnected(page: Page, baseURL: string): Promise<void> 
     });
   });
 }
+
+/**
+ * Playwright's `test` with a development server of its own per worker (`devServer`), the pages'
+ * addresses on it: a fresh copy compiles and opens its database before the first page.
+ */
+export const devServerTest = base.extend<object, { devServer: DevServer }>({
+  devServer: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
+    async ({}, use) => {
+      const server = await startDevServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  baseURL: async ({ devServer }, use) => {
+    await use(devServer.baseURL);
+  },
+});
