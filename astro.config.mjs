@@ -161,6 +161,10 @@ export default defineConfig({
         ],
       },
     },
+    // Vite's scan of the pages does not follow the ceremonies' bundle (below) to its dependency:
+    // found only when a page first loads it, it would be bundled then and every open page of
+    // `npm run dev` reloaded, cutting short whatever the member (or a test) was doing.
+    optimizeDeps: { include: ['@simplewebauthn/browser'] },
     // The passkey ceremonies are built as a "worker" bundle (src/islands/passkey-ceremonies.ts), loaded as an
     // ES module on the page.
     worker: { format: 'es' },

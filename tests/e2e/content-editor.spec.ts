@@ -100,6 +100,13 @@ test('an editor renames a partner offer and the Dashboard shows it; an address w
   test.slow();
   const offersFile = path.join(devServer.root, 'src/content/offers.yaml');
   const before = readFileSync(offersFile, 'utf8');
+  // The member signs in first: a save reloads every open page of the development server, and
+  // one that came halfway through signing in would clear the form.
+  const member = await context.newPage();
+  await member.goto('/sign-in');
+  await signIn(member);
+  await expect(member.getByRole('link', { name: /Auto insurance/ })).toBeVisible(firstCompile);
+
   await page.goto('/keystatic');
   await page.getByRole('link', { name: 'Partner offers' }).first().click(firstCompile);
   const autoInsurance = page.getByRole('group', { name: 'Auto insurance' });
@@ -130,10 +137,11 @@ test('an editor renames a partner offer and the Dashboard shows it; an address w
     'wills-and-trusts:',
   ]);
 
-  const member = await context.newPage();
-  await member.goto('/sign-in');
-  await signIn(member);
-  await expect(member.getByRole('link', { name: /Car insurance/ })).toBeVisible(firstCompile);
+  // Astro's content store takes the saved file a moment after it is written.
+  await expect(async () => {
+    await member.reload();
+    await expect(member.getByRole('link', { name: /Car insurance/ })).toBeVisible();
+  }).toPass(firstCompile);
   await expect(member.getByRole('link', { name: /Auto insurance/ })).toHaveCount(0);
 });
 

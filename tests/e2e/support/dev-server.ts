@@ -161,7 +161,10 @@ export function viteClientConnected(page: Page, baseURL: string): Promise<void> 
  * Playwright's `test` with a development server of its own per worker (`devServer`), the pages'
  * addresses on it: a fresh copy compiles and opens its database before the first page.
  */
-export const devServerTest = base.extend<object, { devServer: DevServer }>({
+export const devServerTest = base.extend<
+  { devServerOutputOnFailure: undefined },
+  { devServer: DevServer }
+>({
   devServer: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
     async ({}, use) => {
@@ -174,4 +177,19 @@ export const devServerTest = base.extend<object, { devServer: DevServer }>({
   baseURL: async ({ devServer }, use) => {
     await use(devServer.baseURL);
   },
+  // What the server printed is the first thing to read when a test on it fails: a reload Vite
+  // decided on, a compile error, a schema refused.
+  devServerOutputOnFailure: [
+    async ({ devServer }, use, testInfo) => {
+      const before = devServer.output().length;
+      await use(undefined);
+      if (testInfo.status !== testInfo.expectedStatus) {
+        await testInfo.attach('npm run dev output during the test', {
+          body: devServer.output().slice(before),
+          contentType: 'text/plain',
+        });
+      }
+    },
+    { auto: true },
+  ],
 });
