@@ -55,7 +55,9 @@ try {
 }
 const insecure = insecureServingProblem(settings);
 if (insecure) refuseToStart(insecure);
-const editorProblem = builtWithGitHubModeEditor()
+/** The folder holding `dist/`, wherever the server was started from. */
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const editorProblem = builtWithGitHubModeEditor(projectRoot)
   ? contentEditorSettingsProblem(process.env)
   : undefined;
 if (editorProblem) refuseToStart(editorProblem);
@@ -91,7 +93,7 @@ if (!existsSync(entry)) {
   refuseToStart('There is no build to serve yet: run `npm run build` first (or `npm start`).');
 }
 const { handler, options } = await import(entry.href);
-const serveStatic = staticFiles(fileURLToPath(new URL('..', import.meta.url)));
+const serveStatic = staticFiles(projectRoot);
 
 // A first visit to SignIn gets a copy of one rendered page with its own token
 // (src/server/first-visit/first-visit-pages.ts); a minute old, the copy is made again.

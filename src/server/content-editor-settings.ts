@@ -18,10 +18,11 @@ const gitHubModeSettings = [
 const keystaticSecretMinLength = 32;
 
 /**
- * Whether the build in `root` has the content editor in GitHub mode. A build made before the
- * build wrote its decision, or none at all, has no editor to check.
+ * Whether the build in the project at `root` (the folder holding `dist/`, wherever the server
+ * was started from) has the content editor in GitHub mode. A build made before the build wrote
+ * its decision, or none at all, has no editor to check.
  */
-export function builtWithGitHubModeEditor(root: string = process.cwd()): boolean {
+export function builtWithGitHubModeEditor(root: string): boolean {
   try {
     const built: unknown = JSON.parse(
       readFileSync(path.resolve(root, builtContentEditorFile), 'utf8'),
