@@ -62,6 +62,10 @@ export const trustedProxiesSetting = z
     return z.NEVER;
   });
 
+/** A size in mebibytes, from 0 to 4096. */
+export const mebibytesSetting = (fallback: number) =>
+  wholeNumber(fallback, 0, 4096, 'a number of mebibytes from 0 to 4096');
+
 /** A duration in milliseconds, from 0 to an hour. */
 export const millisecondsSetting = (fallback: number) =>
   wholeNumber(fallback, 0, 3_600_000, 'a number of milliseconds from 0 to 3600000');

@@ -80,6 +80,16 @@ const throughputPages = [
   ['Request', 'member'],
   ['RequestCategory', 'member'],
 ];
+/**
+ * Pages measured a second time with every view a new address (a query the page ignores), so that
+ * none is served from the copy the server keeps of a member's page (docs/PRODUCT.md §14): what a
+ * view costs when the member's data has just changed. Shown beside the budgeted rows, not held to
+ * a budget.
+ */
+const unkeptThroughputPages = [
+  ['Dashboard', 'member'],
+  ['Requests', 'member'],
+];
 const staticFile = '/robots.txt';
 /** The check that every module a page's scripts need is asked for at once (bench/page-weight.ts). */
 const lateModulesFigure = 'modules found late';
@@ -490,6 +500,24 @@ async function throughputRows(database, serverOrigin, demo) {
       ],
     });
   }
+  for (const [route, state] of unkeptThroughputPages) {
+    const visit = rowOf(route, state).visit;
+    const address = visit.path(demo);
+    const run = await requestsPerSecond(serverOrigin, address, demo.cookies[visit.visitor], {
+      everyViewNew: true,
+    });
+    measured.push({
+      route,
+      state: `${state}, page not kept`,
+      path: address,
+      throughput: {
+        database,
+        ...run,
+        shareOfStatic: run.requestsPerSecond / staticRun.requestsPerSecond,
+      },
+      checks: [],
+    });
+  }
   return measured;
 }
 
@@ -525,13 +553,28 @@ async function throughputOnPostgres() {
 
 /**
  * Requests per second for one address, with the median and 99th percentile of the time to an
- * answer: a warm-up, then `connections` clients for `seconds`.
+ * answer: a warm-up, then `connections` clients for `seconds`. With `everyViewNew`, each request
+ * adds a query of its own (`view=<n>`), which the pages ignore and the kept copies' keys do not.
  */
-async function requestsPerSecond(serverOrigin, address, cookie) {
+async function requestsPerSecond(serverOrigin, address, cookie, { everyViewNew = false } = {}) {
+  let views = 0;
+  const separator = address.includes('?') ? '&' : '?';
   const options = {
     url: `${serverOrigin}${address}`,
     connections,
     headers: { 'accept-encoding': 'br, gzip', ...(cookie ? { cookie } : {}) },
+    ...(everyViewNew
+      ? {
+          requests: [
+            {
+              setupRequest: (request) => ({
+                ...request,
+                path: `${address}${separator}view=${(views += 1)}`,
+              }),
+            },
+          ],
+        }
+      : {}),
   };
   await autocannon({ ...options, duration: Math.min(3, seconds) });
   const result = await autocannon({ ...options, duration: seconds });

@@ -7,7 +7,6 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { constants } from 'node:zlib';
 import compression from 'compression';
 import { clientAddressFrom } from '../api/http/client-address.ts';
 import { runEmbeddedApiInThread } from '../api/embedded-thread-client.ts';
@@ -32,6 +31,7 @@ import {
 import { cookieName, xsrfCookieName } from '../src/server/session/cookies.ts';
 import { bodyLimitOfRequest, countedRequestBody } from '../src/server/http/request-bodies.ts';
 import { FirstVisitPages } from '../src/server/first-visit/first-visit-pages.ts';
+import { pageBrotliParams } from '../src/server/http/content-coding.ts';
 import { sessionSecret } from '../src/server/secret.ts';
 import { isWellSignedXsrfToken, issueXsrfToken } from '../src/server/session/xsrf.ts';
 import { firstVisitCopyPaths, matchRoute } from '../src/routes.ts';
@@ -105,18 +105,9 @@ const firstVisits = new FirstVisitPages({
   maxAgeMs: 60_000,
 });
 
-// Brotli for those that accept it, else gzip; only bodies worth compressing. Quality 5, not
-// brotli's default 11: pages are compressed on every request, and 11 costs ten times more for
-// 8% less. Not 4 either: 5 makes the Dashboard 8% smaller (0.2 ms more), which keeps it inside
-// the first round trip of a new connection (docs/PERFORMANCE.md). A window of 256 KB, not
-// brotli's 4 MB: every page fits in it, and each response's encoder claims memory outside V8's
-// heap in proportion to it, which made V8 collect its whole heap every 20 pages or so.
-const compress = compression({
-  threshold: 1024,
-  brotli: {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: 18 },
-  },
-});
+// Brotli for those that accept it, else gzip; only bodies worth compressing, with the settings
+// every page is compressed with (src/server/http/content-coding.ts).
+const compress = compression({ threshold: 1024, brotli: { params: pageBrotliParams } });
 
 /**
  * `compression` replaces `response.write` with one that drops its callback;

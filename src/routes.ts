@@ -93,6 +93,13 @@ export interface PageRoute {
    * own token (src/server/first-visit/first-visit-pages.ts). Only for patterns without parameters.
    */
   readonly firstVisitCopies?: true;
+  /**
+   * A member's view of this page is kept (compressed) and served again to the same session while
+   * nothing it shows has changed: the member's data version, the form token, the welcome state
+   * and the address (src/server/member-pages/member-page-cache.ts). Only for `auth` pages whose
+   * every word comes from the member's data, the build, or those: no clock, no other table.
+   */
+  readonly memberPageCache?: true;
 }
 
 /**
@@ -128,22 +135,30 @@ export const pageRoutes = [
   // The terms the sign-up form asks to accept: readable before, during and after sign-up.
   { name: 'Terms', pattern: '/terms', guard: 'public' },
   // Pages with the new-request or note form: without JavaScript its file comes with the post.
-  { name: 'Dashboard', pattern: '/dashboard', guard: 'auth', maxBodyBytes: uploadBodyLimitBytes },
+  {
+    name: 'Dashboard',
+    pattern: '/dashboard',
+    guard: 'auth',
+    maxBodyBytes: uploadBodyLimitBytes,
+    memberPageCache: true,
+  },
   { name: 'AccountSecurity', pattern: '/account/security', guard: 'auth' },
   { name: 'AccountDevices', pattern: '/account/devices', guard: 'auth' },
   { name: 'AccountActivity', pattern: '/account/activity', guard: 'auth' },
-  { name: 'Requests', pattern: '/requests', guard: 'auth' },
+  { name: 'Requests', pattern: '/requests', guard: 'auth', memberPageCache: true },
   {
     name: 'RequestCategory',
     pattern: '/requests/category/:categoryId',
     guard: 'auth',
     maxBodyBytes: uploadBodyLimitBytes,
+    memberPageCache: true,
   },
   {
     name: 'Request',
     pattern: '/requests/:requestId',
     guard: 'auth',
     maxBodyBytes: uploadBodyLimitBytes,
+    memberPageCache: true,
   },
   /** Asks the API for a short-lived signed address of the file and sends the browser there. */
   {

@@ -104,6 +104,13 @@ export const users = pgTable(
     emailVerifiedAt: timestampWithZone('email_verified_at'),
     createdAt: timestampWithZone('created_at').notNull().defaultNow(),
     updatedAt: timestampWithZone('updated_at').notNull().defaultNow(),
+    /**
+     * Bumped by the database itself (triggers of migration 0013) whenever anything the member's
+     * own pages show changes: this row, their requests, their timeline entries, their attached
+     * files, their company, the categories. The session check reads it with the user, so a page
+     * the web tier kept can be served again while it is unchanged (docs/PRODUCT.md §14).
+     */
+    dataVersion: bigint('data_version', { mode: 'number' }).notNull().default(0),
   },
   (table) => [
     // Look-ups lower-case the address; the check keeps a mixed-case row from ever hiding.

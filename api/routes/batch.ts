@@ -17,6 +17,11 @@ const batchBody = z.object({
     .array(z.object({ method: z.literal('GET'), path: z.string().min(1).max(1000) }))
     .min(1)
     .max(MAX_BATCH_READS),
+  /**
+   * The member's data version the caller's copy of a page was made with: when it is still the
+   * member's, the reads are not made and the answer is `{"version", "unchanged": true}`.
+   */
+  unless_version: z.string().max(20).optional(),
 });
 
 /** One read's answer, as the call alone would have given it. */
@@ -32,7 +37,10 @@ interface BatchResponse {
  * it had been sent alone (its validation, its rate limits, its answer), except that the session
  * this call checked is taken as checked: `{"responses": [{"status", "body"}]}`, in the order
  * asked. A read's failure is its own entry; the batch answers 401 as any call would when the
- * session is not live or awaits its code.
+ * session is not live or awaits its code. Every answer carries the member's data `version`, read
+ * by the session check before any read (so the reads are at least as new as it is), which a
+ * later batch may send as `unless_version` to learn, after the session check alone, that nothing
+ * the member's pages show has changed since (docs/PRODUCT.md §14).
  */
 export function createBatchRoutes(dependencies: ApiDependencies, api: () => Hono) {
   return new Hono<ApiEnv>().post(
@@ -40,7 +48,7 @@ export function createBatchRoutes(dependencies: ApiDependencies, api: () => Hono
     requireSession(dependencies),
     jsonBody(batchBody),
     async (c) => {
-      const { requests } = c.req.valid('json');
+      const { requests, unless_version: unlessVersion } = c.req.valid('json');
       const base = new URL(c.req.url);
       const addresses: URL[] = [];
       for (const [index, read] of requests.entries()) {
@@ -55,6 +63,8 @@ export function createBatchRoutes(dependencies: ApiDependencies, api: () => Hono
         }
         addresses.push(address);
       }
+      const version = String(c.get('user').dataVersion);
+      if (unlessVersion === version) return c.json({ version, unchanged: true });
       const checked = {
         session: c.get('session'),
         user: c.get('user'),
@@ -71,7 +81,7 @@ export function createBatchRoutes(dependencies: ApiDependencies, api: () => Hono
           return { status: answer.status, body: await jsonOrNull(answer) };
         }),
       );
-      return c.json({ responses });
+      return c.json({ version, responses });
     },
   );
 }

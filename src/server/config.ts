@@ -4,6 +4,7 @@ import {
   choiceSetting,
   hostSetting,
   isLoopbackHost,
+  mebibytesSetting,
   millisecondsSetting,
   originListSetting,
   originSetting,
@@ -50,6 +51,7 @@ const environmentSchema = z.object({
   LOG_LEVEL: choiceSetting(logLevels, undefined),
   SHUTDOWN_TIMEOUT_MS: millisecondsSetting(25_000),
   API_TIMEOUT_MS: millisecondsSetting(10_000),
+  MEMBER_PAGE_CACHE_MB: mebibytesSetting(32),
   SENTRY_DSN: z
     .url({ message: 'must be the DSN the error-reporting service gives, like https://key@host/1' })
     .optional()
@@ -100,6 +102,11 @@ export interface WebConfig {
   readonly shutdownTimeoutMs: number;
   /** How long a call to the API may take before the page gives up on it (503); 0: no limit. */
   readonly apiTimeoutMs: number;
+  /**
+   * How many bytes of members' compressed pages the server keeps to serve again while their
+   * data is unchanged (src/server/member-pages/member-page-cache.ts); 0: none are kept.
+   */
+  readonly memberPageCacheBytes: number;
   /** Error reporting (SENTRY_*); unset without a DSN, and then nothing of it loads anywhere. */
   readonly monitoring: MonitoringSettings | undefined;
   /** Members of these companies are internal staff (reported with `internal: true`). */
@@ -141,6 +148,7 @@ export function parseConfig(environment: Record<string, string | undefined>): We
     s3: readS3Settings(environment),
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     apiTimeoutMs: env.API_TIMEOUT_MS,
+    memberPageCacheBytes: env.MEMBER_PAGE_CACHE_MB * 1024 * 1024,
     monitoring: env.SENTRY_DSN
       ? {
           dsn: env.SENTRY_DSN,

@@ -11,13 +11,14 @@ const serverFolder = dirname(fileURLToPath(import.meta.url));
  */
 const mayImport: Record<string, readonly string[] | 'anything'> = {
   middleware: 'anything',
+  'member-pages': ['http', 'session', 'api', ''],
   forms: ['http', 'session', ''],
   http: ['session', 'api', ''],
   monitoring: ['session', 'api', ''],
   session: ['api', ''],
   api: [''],
   rendering: [''],
-  'first-visit': [''],
+  'first-visit': ['http', ''],
   '': [''],
 };
 

@@ -1,8 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { HttpVisitor } from './support/http-visitor';
+import { signedInVisitor, type HttpVisitor } from './support/http-visitor';
 import { member } from './support/journeys';
-import { startPortalServer, type PortalServer } from './support/portal-server';
-import { createTestDatabase, requireTestPostgres, type TestDatabase } from './support/postgres';
+import type { PortalServer } from './support/portal-server';
+import {
+  startStatementCountingPortal,
+  statementsOf,
+  type StatementCountingPortal,
+} from './support/statement-counting-portal';
 
 /**
  * A signed-in page costs a few SQL statements, however many API calls it makes
@@ -14,56 +18,30 @@ import { createTestDatabase, requireTestPostgres, type TestDatabase } from './su
 /** The most statements any signed-in page view may send (docs/PRODUCT.md §14). */
 const STATEMENTS_PER_PAGE = 4;
 
-let database: TestDatabase;
+let portal: StatementCountingPortal;
 let server: PortalServer;
 let visitor: HttpVisitor;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  requireTestPostgres();
-  database = await createTestDatabase(process.env.TEST_DATABASE_URL ?? '', 'statements');
-  server = await startPortalServer({ env: { DATABASE_URL: database.url, LOG_LEVEL: 'info' } });
-  visitor = new HttpVisitor(server.baseURL);
-  await visitor.send('/sign-in');
-  const signedIn = await visitor.postForm('/sign-in?_action=auth.signIn', {
-    email: member.email,
-    password: member.password,
-  });
-  expect(signedIn.headers.get('location')).toBe('/dashboard');
+  portal = await startStatementCountingPortal('statements');
+  server = portal.server;
+  visitor = await signedInVisitor(server.baseURL, member);
 });
 
-test.afterAll(async () => {
-  await server.stop();
-  await database.drop();
-});
+test.afterAll(() => portal.stop());
 
-interface RequestLine {
-  requestId?: string;
-  msg?: string;
-  databaseStatements?: number;
-}
-
-/** Views `path` as the signed-in member; its HTML and how many statements the server sent. */
+/**
+ * Views `path` as the signed-in member; its HTML and how many statements the server sent. As a
+ * browser that takes gzip alone, so every view is rendered, never a kept copy sent again
+ * (tests/e2e/member-page-cache.spec.ts counts those).
+ */
 async function view(path: string): Promise<{ html: string; statements: number }> {
-  const response = await visitor.send(path);
+  const response = await visitor.send(path, { headers: { 'accept-encoding': 'gzip' } });
   expect(response.status, `GET ${path}`).toBe(200);
-  const requestId = response.headers.get('x-request-id');
-  // The line is written once the answer is done, a moment after the client has read it.
-  const line = await expect
-    .poll(() => requestLineOf(requestId), { message: `the log line of GET ${path}` })
-    .toBeDefined()
-    .then(() => requestLineOf(requestId));
-  return { html: await response.text(), statements: line?.databaseStatements ?? 0 };
-}
-
-function requestLineOf(requestId: string | null): RequestLine | undefined {
-  for (const text of server.output().split('\n')) {
-    if (!text.startsWith('{')) continue;
-    const line = JSON.parse(text) as RequestLine;
-    if (line.msg === 'request' && line.requestId === requestId) return line;
-  }
-  return undefined;
+  const statements = await statementsOf(server, response);
+  return { html: await response.text(), statements };
 }
 
 /** The first link on the page whose address matches, e.g. a request of the list. */

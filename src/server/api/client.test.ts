@@ -255,6 +255,54 @@ describe('the API client', () => {
       expect(failure).toMatchObject({ status: 401, isUnauthorized: true });
     });
 
+    it('names the version the API read with, and asks "unless" the version it is given', async () => {
+      const { requests, transport } = recordingTransport(() =>
+        Response.json({ version: '41', responses: [] }),
+      );
+      const api = client(transport, { token: 'tok' });
+
+      const outcome = await api.readAhead(['/api/v1/users/current', '/api/v1/dashboard'], {
+        unlessVersion: '40',
+      });
+
+      expect(outcome).toEqual({ version: '41', unchanged: false });
+      expect(await requests[0]?.json()).toMatchObject({ unless_version: '40' });
+    });
+
+    it('answers "unchanged" only for the very version asked about, and then reads nothing', async () => {
+      const { requests, transport } = recordingTransport(() =>
+        Response.json({ version: '40', unchanged: true }),
+      );
+      const api = client(transport, { token: 'tok' });
+      const paths = ['/api/v1/users/current', '/api/v1/dashboard'];
+
+      expect(await api.readAhead(paths, { unlessVersion: '40' })).toEqual({
+        version: '40',
+        unchanged: true,
+      });
+      // Another version's "unchanged" says nothing of this copy; nor does one asked for nothing.
+      expect(await api.readAhead(paths, { unlessVersion: '39' })).toEqual({
+        version: undefined,
+        unchanged: false,
+      });
+      expect(await api.readAhead(paths)).toEqual({ version: undefined, unchanged: false });
+      await api.request('GET', '/api/v1/dashboard').catch(() => undefined);
+      expect(requests.map((request) => new URL(request.url).pathname).at(-1)).toBe(
+        '/api/v1/dashboard',
+      );
+    });
+
+    it('finds no version in the answer of an API that names none', async () => {
+      const { transport } = recordingTransport(batchAnswer);
+
+      const outcome = await client(transport, { token: 'tok' }).readAhead(
+        ['/api/v1/users/current', '/api/v1/requests/r-1'],
+        { unlessVersion: '40' },
+      );
+
+      expect(outcome).toEqual({ version: undefined, unchanged: false });
+    });
+
     it('sends no batch for a single read: the call alone costs the same', async () => {
       const { requests, transport } = recordingTransport(batchAnswer);
 

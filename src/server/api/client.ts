@@ -120,17 +120,26 @@ export class ApiClient {
   /**
    * Reads these GET calls ahead, in one call of the API (POST /api/v1/batch, one session check
    * for all of them: docs/PRODUCT.md §14), so that the page's own calls of the same paths are
-   * answered without going to the API again. Throws as `request` does when the session ended (a
-   * 401 asks for a sign-in) or the API is unavailable; any other failure (an API without batches
-   * answers 404) leaves the calls to go one by one.
+   * answered without going to the API again. Resolves to the member's data version the API read
+   * with them, if it names one; given `unlessVersion`, an API that finds the member's data still at
+   * that version makes no reads and answers `unchanged`. Throws as `request` does when the session
+   * ended (a 401 asks for a sign-in) or the API is unavailable; any other failure (an API without
+   * batches answers 404) leaves the calls to go one by one.
    */
-  async readAhead(paths: readonly string[]): Promise<void> {
-    if (paths.length < 2) return;
+  async readAhead(
+    paths: readonly string[],
+    { unlessVersion }: { unlessVersion?: string | undefined } = {},
+  ): Promise<ReadAhead> {
+    const nothing: ReadAhead = { version: undefined, unchanged: false };
+    if (paths.length < 2) return nothing;
     const credentials = credentialsKey(this.#credentials);
-    let answers: BatchAnswer;
+    let answer: BatchAnswer;
     try {
-      ({ data: answers } = await this.request('POST', '/api/v1/batch', {
-        body: { requests: paths.map((path) => ({ method: 'GET', path })) },
+      ({ data: answer } = await this.request('POST', '/api/v1/batch', {
+        body: {
+          requests: paths.map((path) => ({ method: 'GET', path })),
+          ...(unlessVersion === undefined ? {} : { unless_version: unlessVersion }),
+        },
         schema: batchAnswerSchema,
       }));
     } catch (error) {
@@ -142,14 +151,21 @@ export class ApiClient {
       ) {
         throw error;
       }
-      return;
+      return nothing;
     }
-    answers.responses.forEach((answer, index) => {
+    if ('unchanged' in answer) {
+      // Only an answer to the version asked about can mean the caller's copy.
+      return answer.version === unlessVersion
+        ? { version: answer.version, unchanged: true }
+        : nothing;
+    }
+    answer.responses.forEach((response, index) => {
       const path = paths[index];
       if (path !== undefined) {
-        this.#readAhead.set(path, { credentials, status: answer.status, payload: answer.body });
+        this.#readAhead.set(path, { credentials, status: response.status, payload: response.body });
       }
     });
+    return { version: answer.version, unchanged: false };
   }
 
   async request<T = unknown>(
@@ -255,9 +271,19 @@ interface ReadAheadAnswer {
   readonly payload: unknown;
 }
 
-const batchAnswerSchema = z.object({
-  responses: z.array(z.object({ status: z.number().int(), body: z.unknown() })),
-});
+/** What reading ahead found: the member's data version, and whether the caller's copy stands. */
+export interface ReadAhead {
+  readonly version: string | undefined;
+  readonly unchanged: boolean;
+}
+
+const batchAnswerSchema = z.union([
+  z.object({ version: z.string().max(20), unchanged: z.literal(true) }),
+  z.object({
+    version: z.string().max(20).optional(),
+    responses: z.array(z.object({ status: z.number().int(), body: z.unknown() })),
+  }),
+]);
 type BatchAnswer = z.infer<typeof batchAnswerSchema>;
 
 function credentialsKey({ token, mfaToken }: ApiCredentials): string {

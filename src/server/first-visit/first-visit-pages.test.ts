@@ -9,7 +9,7 @@ import {
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listenOnFreePort } from '../../../scripts/free-port.mjs';
-import { FirstVisitPages, acceptsGzip, type FirstVisitPagesOptions } from './first-visit-pages';
+import { FirstVisitPages, type FirstVisitPagesOptions } from './first-visit-pages';
 
 const cookieName = 'XSRF-TOKEN';
 const page = (token: string) =>
@@ -216,19 +216,5 @@ describe('FirstVisitPages', () => {
     await visit(`${origin}/sign-in`);
     await visit(`${origin}/sign-in`);
     expect(server.renders).toBe(2);
-  });
-});
-
-describe('acceptsGzip', () => {
-  it.each([
-    ['gzip, deflate, br, zstd', true],
-    ['br, gzip', true],
-    ['br;q=1, GZIP;q=0.5', true],
-    ['*', true],
-    ['gzip;q=0', false],
-    ['br', false],
-    ['', false],
-  ])('%j: %s', (header, accepted) => {
-    expect(acceptsGzip({ headers: { 'accept-encoding': header } })).toBe(accepted);
   });
 });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { acceptsCoding } from '../http/content-coding.ts';
 import { GzipTemplate } from './gzip-template.ts';
 
 /**
@@ -69,7 +70,11 @@ export class FirstVisitPages {
     if (!visit) return false;
     const kept = this.#kept.get(visit.key);
     const now = (this.#options.now ?? Date.now)();
-    if (kept && now - kept.keptAt < this.#options.maxAgeMs && acceptsGzip(request)) {
+    if (
+      kept &&
+      now - kept.keptAt < this.#options.maxAgeMs &&
+      acceptsCoding(request.headers['accept-encoding'], 'gzip')
+    ) {
       const token = visit.token ?? this.#options.newToken();
       const body = kept.body.render(token);
       response.writeHead(kept.statusCode, {
@@ -181,16 +186,4 @@ function keptPage(
     cookieParts: cookie.split(token),
     body: new GzipTemplate(body.split(token)),
   };
-}
-
-/** Whether the request's Accept-Encoding takes gzip (not refused with q=0). */
-export function acceptsGzip(request: Pick<IncomingMessage, 'headers'>): boolean {
-  const accepted = request.headers['accept-encoding'];
-  if (typeof accepted !== 'string') return false;
-  return accepted.split(',').some((entry) => {
-    const [coding = '', ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
-    if (coding !== 'gzip' && coding !== '*') return false;
-    const quality = parameters.find((parameter) => parameter.startsWith('q='));
-    return quality === undefined || Number(quality.slice(2)) > 0;
-  });
 }

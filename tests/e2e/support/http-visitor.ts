@@ -73,6 +73,20 @@ export async function anonymousVisitor(origin: string): Promise<HttpVisitor> {
   return visitor;
 }
 
+/** A visitor signed in with the sign-in form's post, as `credentials`, sent on to the Dashboard. */
+export async function signedInVisitor(
+  origin: string,
+  credentials: { email: string; password: string },
+): Promise<HttpVisitor> {
+  const visitor = await anonymousVisitor(origin);
+  const signedIn = await visitor.postForm('/sign-in?_action=auth.signIn', credentials);
+  const location = signedIn.headers.get('location');
+  if (location !== '/dashboard') {
+    throw new Error(`Sign-in answered ${signedIn.status}, to ${location ?? 'nowhere'}`);
+  }
+  return visitor;
+}
+
 /**
  * A member of their own, just signed up, past the phone offer ("Skip for now"), on their
  * Dashboard: what a forged request could change is theirs alone.

@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Members' pages as they were last sent, compressed, to be sent again while nothing they show has
+ * changed (docs/PRODUCT.md §14). A page is kept under a key made of everything it was made from
+ * besides the member's data (the session's credentials, the address, the form token, the welcome
+ * state, the coding), and with the member's data version it was read at; it is served only after
+ * the API has checked the session and answered that this version is still the member's.
+ *
+ * Bounded by the bytes of the pages it holds (the oldest used goes first) and by age: a page older
+ * than `maxAgeMs` is made again, whatever the version says.
+ */
+export interface KeptMemberPage<Member> {
+  /** The member's data version the page was made from. */
+  readonly version: string;
+  /** The member the layout showed, for the request's own use (monitoring) on a later view. */
+  readonly member: Member;
+  readonly status: number;
+  /** The answer's headers, but for those of one answer alone (cookies, length, coding). */
+  readonly headers: readonly (readonly [string, string])[];
+  /** The page, compressed. */
+  readonly body: Uint8Array;
+}
+
+export interface MemberPageCacheOptions {
+  /** The most bytes of pages kept at once; 0 keeps none. */
+  readonly maxBytes: number;
+  readonly maxAgeMs: number;
+  readonly now?: () => number;
+}
+
+interface Entry<Member> {
+  readonly page: KeptMemberPage<Member>;
+  readonly keptAt: number;
+  readonly bytes: number;
+}
+
+/** What an entry costs beyond its body: its headers, its member and the map's own share. */
+const ENTRY_OVERHEAD_BYTES = 2048;
+
+export class MemberPageCache<Member> {
+  readonly #options: MemberPageCacheOptions;
+  /** In order of use: the first is the one used longest ago. */
+  readonly #entries = new Map<string, Entry<Member>>();
+  #bytes = 0;
+
+  constructor(options: MemberPageCacheOptions) {
+    this.#options = options;
+  }
+
+  get enabled(): boolean {
+    return this.#options.maxBytes > 0;
+  }
+
+  /** The bytes of the pages kept now. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /**
+   * The key of a page view: one-way, so that what the cache holds names no session. Each part is
+   * length-prefixed, so no two different lists of parts make the same key.
+   */
+  static key(parts: readonly string[]): string {
+    const hash = createHash('sha256');
+    for (const part of parts) hash.update(`${part.length}:${part}`);
+    return hash.digest('base64url');
+  }
+
+  /** The page kept under `key`, if any and not too old; counts as a use. */
+  get(key: string): KeptMemberPage<Member> | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    this.#entries.delete(key);
+    if (this.#now() - entry.keptAt >= this.#options.maxAgeMs) {
+      this.#bytes -= entry.bytes;
+      return undefined;
+    }
+    this.#entries.set(key, entry);
+    return entry.page;
+  }
+
+  /** Keeps `page` under `key`, in place of what was there, letting the least used go to fit. */
+  keep(key: string, page: KeptMemberPage<Member>): void {
+    this.forget(key);
+    const bytes = page.body.byteLength + ENTRY_OVERHEAD_BYTES;
+    if (bytes > this.#options.maxBytes) return;
+    for (const [oldKey, old] of this.#entries) {
+      if (this.#bytes + bytes <= this.#options.maxBytes) break;
+      this.#entries.delete(oldKey);
+      this.#bytes -= old.bytes;
+    }
+    this.#entries.set(key, { page, keptAt: this.#now(), bytes });
+    this.#bytes += bytes;
+  }
+
+  forget(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
+  }
+
+  #now(): number {
+    return (this.#options.now ?? Date.now)();
+  }
+}
