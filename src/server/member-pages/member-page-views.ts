@@ -60,6 +60,8 @@ export function memberPageView(context: APIContext): MemberPageView | undefined 
   const key = MemberPageCache.key([
     session.token,
     session.mfaToken ?? '',
+    // The whole address: a page made for one of the server's names is not sent for another.
+    url.origin,
     url.pathname,
     url.search,
     locals.xsrfToken,
