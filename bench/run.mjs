@@ -17,6 +17,7 @@ import { startPortalServer } from './portal-server.ts';
 import { postgresBinaries, startThrowawayPostgres } from '../scripts/throwaway-postgres.mjs';
 import { startReportSink } from '../tests/e2e/support/report-sink.ts';
 import { benchReport, percent, verdict } from './bench-table.ts';
+import { unkeptViews } from './unkept-views.ts';
 import { floorHeaders, startFloorPage } from './floor-page.ts';
 import { lighthouseRule, performanceChecks } from './lighthouse-rule.ts';
 import { measureMonitoringClient, monitoringBudgetCheck } from './monitoring-weight.ts';
@@ -557,8 +558,7 @@ async function throughputOnPostgres() {
  * adds a query of its own (`view=<n>`), which the pages ignore and the kept copies' keys do not.
  */
 async function requestsPerSecond(serverOrigin, address, cookie, { everyViewNew = false } = {}) {
-  let views = 0;
-  const separator = address.includes('?') ? '&' : '?';
+  const unkept = unkeptViews();
   const options = {
     url: `${serverOrigin}${address}`,
     connections,
@@ -567,10 +567,7 @@ async function requestsPerSecond(serverOrigin, address, cookie, { everyViewNew =
       ? {
           requests: [
             {
-              setupRequest: (request) => ({
-                ...request,
-                path: `${address}${separator}view=${(views += 1)}`,
-              }),
+              setupRequest: (request) => ({ ...request, path: unkept(address) }),
             },
           ],
         }

@@ -20,6 +20,7 @@ import { postgresBinaries, startThrowawayPostgres } from '../scripts/throwaway-p
 import { cookieHeaderOf } from './cookie-jar.ts';
 import { startPortalServer } from './portal-server.ts';
 import { get, signIn } from './page-weight.ts';
+import { unkeptViews } from './unkept-views.ts';
 
 const samplesPerPage = Number(process.env.SCALE_SAMPLES ?? 30);
 const members = 100_000;
@@ -139,13 +140,11 @@ async function timeEverything(database) {
   const cookie = cookieHeaderOf(
     await signIn(server.origin, demoEmail, demoPassword, { 'x-forwarded-for': nextAddress() }),
   );
-  // Each view a new address (a query the pages ignore), so that every one is rendered: the server
-  // would otherwise send the copy it kept of the first (docs/DECISIONS.md, "Members' pages kept").
-  let views = 0;
+  // Each view a new address, so that every one is rendered: the server would otherwise send the
+  // copy it kept of the first.
+  const unkept = unkeptViews();
   const page = async (address) => {
-    views += 1;
-    const separator = address.includes('?') ? '&' : '?';
-    const answer = await get(`${server.origin}${address}${separator}view=${views}`, cookie);
+    const answer = await get(`${server.origin}${unkept(address)}`, cookie);
     if (answer.status !== 200) throw new Error(`${address} answered ${answer.status}`);
   };
   const lastPage = await lastOpenPageAddress(database);
