@@ -2,6 +2,7 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { load } from 'js-yaml';
 import { legalFields, offerFields, welcomeFields } from './content/fields';
+import { readWhenSaved } from './content/saved-whole';
 import { entrySchema } from './content/schema-fields';
 
 /**
@@ -17,18 +18,20 @@ import { entrySchema } from './content/schema-fields';
  * the schema checks is a partner's.
  */
 const offers = defineCollection({
-  loader: file('src/content/offers.yaml', {
-    parser: (text) => {
-      const document: unknown = load(text);
-      if (typeof document !== 'object' || document === null || Array.isArray(document)) {
-        throw new Error('src/content/offers.yaml: each offer is under its partner’s id');
-      }
-      return Object.entries(document).map(([id, offer]: [string, unknown]) => ({
-        ...(typeof offer === 'object' && offer !== null ? offer : {}),
-        id,
-      }));
-    },
-  }),
+  loader: readWhenSaved(
+    file('src/content/offers.yaml', {
+      parser: (text) => {
+        const document: unknown = load(text);
+        if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+          throw new Error('src/content/offers.yaml: each offer is under its partner’s id');
+        }
+        return Object.entries(document).map(([id, offer]: [string, unknown]) => ({
+          ...(typeof offer === 'object' && offer !== null ? offer : {}),
+          id,
+        }));
+      },
+    }),
+  ),
   schema: entrySchema(offerFields),
 });
 
@@ -37,7 +40,7 @@ const offers = defineCollection({
  * its step in the sequence, a lead sentence, and the body. See the README's section for editors.
  */
 const welcome = defineCollection({
-  loader: glob({ pattern: '*.md', base: 'src/content/welcome' }),
+  loader: readWhenSaved(glob({ pattern: '*.md', base: 'src/content/welcome' })),
   schema: entrySchema(welcomeFields),
 });
 
@@ -48,7 +51,7 @@ const welcome = defineCollection({
  * README's section for editors.
  */
 const legal = defineCollection({
-  loader: glob({ pattern: '*.md', base: 'src/content/legal' }),
+  loader: readWhenSaved(glob({ pattern: '*.md', base: 'src/content/legal' })),
   schema: entrySchema(legalFields),
 });
 

@@ -184,10 +184,13 @@ export const devServerTest = base.extend<
       const before = devServer.output().length;
       await use(undefined);
       if (testInfo.status !== testInfo.expectedStatus) {
+        const output = devServer.output().slice(before);
         await testInfo.attach('npm run dev output during the test', {
-          body: devServer.output().slice(before),
+          body: output,
           contentType: 'text/plain',
         });
+        // The reporter prints an attachment's first 300 characters; CI's log is all there is.
+        process.stderr.write(`── npm run dev output during "${testInfo.title}" ──\n${output}\n`);
       }
     },
     { auto: true },
