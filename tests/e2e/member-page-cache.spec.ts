@@ -128,6 +128,35 @@ test('another member never gets this member’s kept page, even with its form to
   expect(theirs.html).not.toContain('Your concierge added a note');
 });
 
+test('a member asking for address after address pushes out only their own kept pages', async () => {
+  // A server that keeps one mebibyte of pages: about seventy Dashboards.
+  const small = await startStatementCountingPortal('kept_pages_small', {
+    MEMBER_PAGE_CACHE_MB: '1',
+  });
+  try {
+    const keeper = await signedInVisitor(small.server.baseURL, member);
+    const viewThere = async (path: string, as: HttpVisitor) => {
+      const response = await as.send(path, { headers: { 'accept-encoding': 'br, gzip' } });
+      expect(response.status, `GET ${path}`).toBe(200);
+      await response.arrayBuffer();
+      return statementsOf(small.server, response);
+    };
+    await viewThere('/dashboard', keeper);
+    expect(await viewThere('/dashboard', keeper)).toBe(1);
+
+    // A query the page ignores makes a new address, and a new page to keep: a hundred of them
+    // would fill the server's room half as much again.
+    const sprayer = await newSignedInMember(small.server.baseURL);
+    for (let view = 0; view < 100; view += 1) await viewThere(`/dashboard?view=${view}`, sprayer);
+    expect(await viewThere('/dashboard?view=99', sprayer)).toBe(1);
+    expect(await viewThere('/dashboard?view=0', sprayer)).toBeGreaterThan(1);
+
+    expect(await viewThere('/dashboard', keeper)).toBe(1);
+  } finally {
+    await small.stop();
+  }
+});
+
 test('a signed-out session’s kept pages are gone with it: its cookie leads to sign-in', async () => {
   const leaving = await signedInVisitor(server.baseURL, member);
   await view('/dashboard', leaving);

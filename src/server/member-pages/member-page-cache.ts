@@ -7,8 +7,10 @@ import { createHash } from 'node:crypto';
  * state, the coding), and with the member's data version it was read at; it is served only after
  * the API has checked the session and answered that this version is still the member's.
  *
- * Bounded by the bytes of the pages it holds (the oldest used goes first) and by age: a page older
- * than `maxAgeMs` is made again, whatever the version says.
+ * Bounded by the bytes of the pages it holds (the oldest used goes first), by the pages of one
+ * owner (a session: past `maxPagesPerOwner`, its own oldest used goes, so one member asking for
+ * page after page pushes out only their own), and by age: a page older than `maxAgeMs` is made
+ * again, whatever the version says.
  */
 export interface KeptMemberPage<Member> {
   /** The member's data version the page was made from. */
@@ -25,12 +27,15 @@ export interface KeptMemberPage<Member> {
 export interface MemberPageCacheOptions {
   /** The most bytes of pages kept at once; 0 keeps none. */
   readonly maxBytes: number;
+  /** The most pages kept for one owner at once. */
+  readonly maxPagesPerOwner: number;
   readonly maxAgeMs: number;
   readonly now?: () => number;
 }
 
 interface Entry<Member> {
   readonly page: KeptMemberPage<Member>;
+  readonly owner: string;
   readonly keptAt: number;
   readonly bytes: number;
 }
@@ -42,6 +47,8 @@ export class MemberPageCache<Member> {
   readonly #options: MemberPageCacheOptions;
   /** In order of use: the first is the one used longest ago. */
   readonly #entries = new Map<string, Entry<Member>>();
+  /** Each owner's keys, in order of use as well. */
+  readonly #keysByOwner = new Map<string, Set<string>>();
   #bytes = 0;
 
   constructor(options: MemberPageCacheOptions) {
@@ -71,27 +78,39 @@ export class MemberPageCache<Member> {
   get(key: string): KeptMemberPage<Member> | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    this.#entries.delete(key);
     if (this.#now() - entry.keptAt >= this.#options.maxAgeMs) {
-      this.#bytes -= entry.bytes;
+      this.forget(key);
       return undefined;
     }
+    this.#entries.delete(key);
     this.#entries.set(key, entry);
+    const owned = this.#keysByOwner.get(entry.owner);
+    owned?.delete(key);
+    owned?.add(key);
     return entry.page;
   }
 
-  /** Keeps `page` under `key`, in place of what was there, letting the least used go to fit. */
-  keep(key: string, page: KeptMemberPage<Member>): void {
+  /**
+   * Keeps `page` under `key` for `owner`, in place of what was there: the owner's own page used
+   * longest ago goes first when they have as many as they may, then the least used of all, to fit.
+   */
+  keep(key: string, page: KeptMemberPage<Member>, owner: string): void {
     this.forget(key);
     const bytes = page.body.byteLength + ENTRY_OVERHEAD_BYTES;
-    if (bytes > this.#options.maxBytes) return;
-    for (const [oldKey, old] of this.#entries) {
-      if (this.#bytes + bytes <= this.#options.maxBytes) break;
-      this.#entries.delete(oldKey);
-      this.#bytes -= old.bytes;
+    if (bytes > this.#options.maxBytes || this.#options.maxPagesPerOwner < 1) return;
+    const owned = this.#keysByOwner.get(owner) ?? new Set<string>();
+    for (const ownKey of owned) {
+      if (owned.size < this.#options.maxPagesPerOwner) break;
+      this.forget(ownKey);
     }
-    this.#entries.set(key, { page, keptAt: this.#now(), bytes });
+    for (const oldKey of this.#entries.keys()) {
+      if (this.#bytes + bytes <= this.#options.maxBytes) break;
+      this.forget(oldKey);
+    }
+    this.#entries.set(key, { page, owner, keptAt: this.#now(), bytes });
     this.#bytes += bytes;
+    owned.add(key);
+    this.#keysByOwner.set(owner, owned);
   }
 
   forget(key: string): void {
@@ -99,6 +118,9 @@ export class MemberPageCache<Member> {
     if (!entry) return;
     this.#entries.delete(key);
     this.#bytes -= entry.bytes;
+    const owned = this.#keysByOwner.get(entry.owner);
+    owned?.delete(key);
+    if (owned?.size === 0) this.#keysByOwner.delete(entry.owner);
   }
 
   #now(): number {

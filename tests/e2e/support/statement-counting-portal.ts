@@ -17,11 +17,13 @@ export interface StatementCountingPortal {
  */
 export async function startStatementCountingPortal(
   prefix: string,
+  /** Settings of the server besides its database and log level. */
+  settings: Record<string, string> = {},
 ): Promise<StatementCountingPortal> {
   requireTestPostgres();
   const database = await createTestDatabase(process.env.TEST_DATABASE_URL ?? '', prefix);
   const server = await startPortalServer({
-    env: { DATABASE_URL: database.url, LOG_LEVEL: 'info' },
+    env: { ...settings, DATABASE_URL: database.url, LOG_LEVEL: 'info' },
   });
   return {
     server,
