@@ -41,6 +41,19 @@ describe('a watcher that waits for a file to be quiet', () => {
     expect(heard).toHaveBeenCalledWith('/site/offers.yaml');
   });
 
+  it('waits for the file for a listener added in a chain as well', () => {
+    vi.useFakeTimers();
+    const { watcher, emitter } = fakeWatcher();
+    const changed = vi.fn();
+    const added = vi.fn();
+    quietWatcher(watcher, SETTLE_MS).on('change', changed).on('add', added);
+
+    emitter.emit('add', '/site/welcome/one.md');
+    expect(added).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(SETTLE_MS);
+    expect(added).toHaveBeenCalledWith('/site/welcome/one.md');
+  });
+
   it('waits for each file on its own', () => {
     vi.useFakeTimers();
     const { watcher, emitter } = fakeWatcher();

@@ -31,19 +31,21 @@ export function readWhenSaved(loader: Loader, settleMs = SETTLE_MS): Loader {
 
 /** `watcher`, passing on `change` and `add` of a path only after no other for `settleMs`. */
 export function quietWatcher(watcher: Watcher, settleMs: number): Watcher {
-  return new Proxy(watcher, {
+  const quiet: Watcher = new Proxy(watcher, {
     get(target, property) {
       if (property === 'on') {
         return (event: string, listener: Listener): Watcher => {
           const settled = event === 'change' || event === 'add';
           target.on(event, settled ? afterQuiet(listener, settleMs) : listener);
-          return watcher;
+          // Chained, the next listener is added through this watcher too.
+          return quiet;
         };
       }
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
     },
   });
+  return quiet;
 }
 
 function afterQuiet(listener: Listener, settleMs: number): Listener {
