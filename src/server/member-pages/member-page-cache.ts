@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
  * the API has checked the session and answered that this version is still the member's.
  *
  * Bounded by the bytes of the pages it holds (the oldest used goes first), by the pages of one
- * owner (a session: past `maxPagesPerOwner`, its own oldest used goes, so one member asking for
+ * owner (a member: past `maxPagesPerOwner`, their own oldest used goes, so one member asking for
  * page after page pushes out only their own), and by age: a page older than `maxAgeMs` is made
  * again, whatever the version says.
  */

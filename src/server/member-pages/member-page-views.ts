@@ -16,11 +16,12 @@ const compress = promisify(brotliCompress);
 const MAX_AGE_MS = 10 * 60_000;
 
 /**
- * The most pages kept for one session: a member's rounds (the Dashboard, both tabs of Requests, a
- * few requests and categories) fit, and one who asks for address after address (a query the page
- * ignores makes a new one) pushes out only their own.
+ * The most pages kept for one member, whatever their sessions: a member's rounds (the Dashboard,
+ * both tabs of Requests, a few requests and categories) fit, and one who asks for address after
+ * address (a query the page ignores makes a new one), from as many sessions as they like, pushes
+ * out only their own.
  */
-const PAGES_PER_SESSION = 16;
+const PAGES_PER_MEMBER = 16;
 
 /** Headers of one answer alone, or that the kept copy sets itself. */
 const headersOfOneAnswer = new Set([
@@ -38,7 +39,7 @@ let cache: MemberPageCache<CurrentUser> | undefined;
 function memberPages(): MemberPageCache<CurrentUser> {
   cache ??= new MemberPageCache({
     maxBytes: config().memberPageCacheBytes,
-    maxPagesPerOwner: PAGES_PER_SESSION,
+    maxPagesPerOwner: PAGES_PER_MEMBER,
     maxAgeMs: MAX_AGE_MS,
   });
   return cache;
@@ -47,8 +48,6 @@ function memberPages(): MemberPageCache<CurrentUser> {
 /** A view of a page the route table marks `memberPageCache`, which may be served from a copy. */
 export interface MemberPageView {
   readonly key: string;
-  /** Whose view it is: the session's, one-way. */
-  readonly owner: string;
   /** The copy kept for this view, if any: valid only if the API finds its version current. */
   readonly kept: KeptMemberPage<CurrentUser> | undefined;
 }
@@ -78,8 +77,7 @@ export function memberPageView(context: APIContext): MemberPageView | undefined 
     cookies.get(cookieName('onboarding'))?.value ?? '',
     'br',
   ]);
-  const owner = MemberPageCache.key([session.token]);
-  return { key, owner, kept: memberPages().get(key) };
+  return { key, kept: memberPages().get(key) };
 }
 
 /** The answer of a kept page, as it was first sent. */
@@ -121,6 +119,6 @@ export async function keepPageView(
     headers: [...headers].filter(([name]) => !headersOfOneAnswer.has(name.toLowerCase())),
     body,
   };
-  memberPages().keep(view.key, page, view.owner);
+  memberPages().keep(view.key, page, member.external_id);
   return keptPageResponse(page);
 }
