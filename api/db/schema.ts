@@ -111,6 +111,11 @@ export const users = pgTable(
      * the web tier kept can be served again while it is unchanged (docs/PRODUCT.md §14).
      */
     dataVersion: bigint('data_version', { mode: 'number' }).notNull().default(0),
+    /**
+     * Renewed by every credential event (services/credential-stamp.ts): the tokens mailed to the
+     * member carry the stamp of their day, and one issued before the latest event is refused.
+     */
+    credentialStamp: integer('credential_stamp').notNull().default(0),
   },
   (table) => [
     // Look-ups lower-case the address; the check keeps a mixed-case row from ever hiding.
@@ -156,6 +161,11 @@ export const sessions = pgTable(
      * (`203.0.113.0/24`) or an IPv6 /48; null when unknown.
      */
     network: text('network'),
+    /**
+     * When whoever holds the session last proved who they are: signed in, or gave the password
+     * again. Adding a way to sign in needs a recent proof (services/recent-proof.ts).
+     */
+    provenAt: timestampWithZone('proven_at').notNull().defaultNow(),
   },
   (table) => [index('sessions_user_id_index').on(table.userId)],
 );
@@ -207,6 +217,8 @@ export const accountTokens = pgTable(
      * sent to, even if the account's address changed since.
      */
     email: text('email'),
+    /** The member's credential stamp when the token was issued (services/credential-stamp.ts). */
+    credentialStamp: integer('credential_stamp').notNull().default(0),
   },
   (table) => [
     check(

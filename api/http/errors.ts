@@ -24,6 +24,13 @@ export const ErrorMessage = {
   emailTaken: 'An account with this email address already exists.',
   invalidConfirmationToken:
     'This confirmation link is invalid or has expired. Sign in to ask for a new one.',
+  supersededResetToken:
+    'This password reset link no longer works: your password, email address or two-step verification changed after it was sent. Please request a new one.',
+  supersededUnlockToken:
+    'This unlock link no longer works: your password, email address or two-step verification changed after it was sent. You can request a new one.',
+  supersededConfirmationToken:
+    'This confirmation link no longer works: your password, email address or two-step verification changed after it was sent. Sign in to ask for a new one.',
+  recentPasswordRequired: 'Enter your password again before you add a way to sign in.',
   emailTakenSinceAsked:
     'This email address is now used by another account, so yours was not changed.',
   emailAlreadyVerified: 'Your email address is already confirmed.',

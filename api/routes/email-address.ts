@@ -72,13 +72,12 @@ export function createConfirmationRoutes(dependencies: ApiDependencies) {
           changed: result.changed,
         });
       }
-      return errorResponse(
-        c,
-        422,
-        result.reason === 'email_taken'
-          ? ErrorMessage.emailTakenSinceAsked
-          : ErrorMessage.invalidConfirmationToken,
-      );
+      const refusals = {
+        email_taken: ErrorMessage.emailTakenSinceAsked,
+        superseded_token: ErrorMessage.supersededConfirmationToken,
+        invalid_token: ErrorMessage.invalidConfirmationToken,
+      } as const;
+      return errorResponse(c, 422, refusals[result.reason]);
     });
 }
 

@@ -57,6 +57,7 @@ import {
   MFA_VERIFY_PER_USER,
 } from '../services/rate-limits.ts';
 import { countUnusedRecoveryCodes } from '../services/recovery-codes.ts';
+import { isRecentlyProven } from '../services/recent-proof.ts';
 
 const enrollBody = z.object({ mfa_number: z.string().max(64) });
 /** Skip the step on this browser for 30 days once it succeeds ("Remember this device"). */
@@ -101,13 +102,17 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
   const party = relyingParty(publicOrigin, PRODUCT_NAME);
   const session = requireSession(dependencies, { allowUnverifiedMfa: true });
   /**
-   * Adding or changing a factor: once the member has one, only a session that proved it may, or
-   * a stolen password would be enough to move the second step to the thief's phone, app or
-   * passkey. Checked before the body is read.
+   * Adding or changing a factor, checked before the body is read. Once the member has one, only a
+   * session that proved it may, or a stolen password would be enough to move the second step to
+   * the thief's phone, app or passkey; and only a session proven lately, or a stolen session alone
+   * would be enough to add the thief's own (docs/PRODUCT.md §11.2).
    */
-  const provedOnceEnrolled: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const mayAddFactor: MiddlewareHandler<ApiEnv> = async (c, next) => {
     if (hasEnrolledMfa(c.get('user')) && !c.get('mfaVerified')) {
       return errorResponse(c, 401, ErrorMessage.mfaRequired);
+    }
+    if (!isRecentlyProven(c.get('session'), clock.now())) {
+      return errorResponse(c, 403, ErrorMessage.recentPasswordRequired);
     }
     await next();
     return undefined;
@@ -143,10 +148,12 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
       const user = c.get('user');
       const recoveryCodesLeft = await countUnusedRecoveryCodes(db, user.id);
       return c.json(
-        mfaStatus(user, c.get('companyRequiresMfa'), c.get('mfaVerified'), recoveryCodesLeft),
+        mfaStatus(user, c.get('companyRequiresMfa'), c.get('mfaVerified'), recoveryCodesLeft, {
+          recentlyProven: isRecentlyProven(c.get('session'), clock.now()),
+        }),
       );
     })
-    .post('/', session, provedOnceEnrolled, jsonBody(enrollBody), async (c) => {
+    .post('/', session, mayAddFactor, jsonBody(enrollBody), async (c) => {
       const user = c.get('user');
       const phone = normaliseUsPhoneNumber(c.req.valid('json').mfa_number);
       if (phone === null) return errorResponse(c, 422, INVALID_US_PHONE_NUMBER, 'mfa_number');
@@ -199,7 +206,7 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
       if (!result.verified) return refusedCode(c, result);
       return verifiedAnswer(c, result);
     })
-    .post('/app', session, provedOnceEnrolled, async (c) => {
+    .post('/app', session, mayAddFactor, async (c) => {
       const user = c.get('user');
       const refusal = await tooManyRequests(
         c,
@@ -210,7 +217,7 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
       if (refusal) return refusal;
       return c.json(await startAppSetup(db, clock, factorSecrets, user));
     })
-    .post('/app/confirm', session, provedOnceEnrolled, jsonBody(appCodeBody), async (c) => {
+    .post('/app/confirm', session, mayAddFactor, jsonBody(appCodeBody), async (c) => {
       const user = c.get('user');
       const refusal = await tooManyRequests(c, dependencies, MFA_VERIFY_PER_USER, String(user.id));
       if (refusal) return refusal;
@@ -273,7 +280,7 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
     .get('/passkeys', requireSession(dependencies), async (c) =>
       c.json({ passkeys: await listPasskeys(db, c.get('user').id) }),
     )
-    .post('/passkeys/registration-options', session, provedOnceEnrolled, async (c) => {
+    .post('/passkeys/registration-options', session, mayAddFactor, async (c) => {
       const user = c.get('user');
       const refusal = await tooManyRequests(
         c,
@@ -286,7 +293,7 @@ export function createMfaRoutes(dependencies: ApiDependencies) {
         options: await registrationOptions(db, clock, party, user, c.get('session').id),
       });
     })
-    .post('/passkeys', session, provedOnceEnrolled, jsonBody(addPasskeyBody), async (c) => {
+    .post('/passkeys', session, mayAddFactor, jsonBody(addPasskeyBody), async (c) => {
       const { name: typed, credential, remember_device: remember } = c.req.valid('json');
       const name = typed.trim();
       if (name === '') return errorResponse(c, 422, ErrorMessage.passkeyNameMissing, 'name');

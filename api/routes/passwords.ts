@@ -90,6 +90,8 @@ export function createPasswordRoutes(dependencies: ApiDependencies) {
       switch (result.reason) {
         case 'invalid_token':
           return refuseReset(c, 422, ErrorMessage.invalidResetToken);
+        case 'superseded_token':
+          return refuseReset(c, 422, ErrorMessage.supersededResetToken);
         case 'confirmation_mismatch':
           return refuseReset(
             c,

@@ -35,8 +35,15 @@ export function createUnlockRoutes(dependencies: ApiDependencies) {
     .get('/', async (c) => {
       const token = c.req.query('unlock_token');
       if (!token) return errorResponse(c, 400, 'unlock_token is required.');
-      if (!(await unlockWithToken(db, clock, token, requestOrigin(c, trustedProxies)))) {
-        return errorResponse(c, 422, ErrorMessage.invalidUnlockToken);
+      const unlocked = await unlockWithToken(db, clock, token, requestOrigin(c, trustedProxies));
+      if (unlocked !== true) {
+        return errorResponse(
+          c,
+          422,
+          unlocked === 'superseded_token'
+            ? ErrorMessage.supersededUnlockToken
+            : ErrorMessage.invalidUnlockToken,
+        );
       }
       return c.json({ message: UnlockMessage.unlocked });
     })

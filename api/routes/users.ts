@@ -43,6 +43,7 @@ import {
 import { createConfirmationRoutes, createEmailChangeRoutes } from './email-address.ts';
 import { createPasskeySignInRoutes } from './passkey-sign-in.ts';
 import { createPasswordRoutes } from './passwords.ts';
+import { createReauthenticationRoutes } from './reauthentication.ts';
 import { createSignUpRoutes } from './sign-up.ts';
 import { createUnlockRoutes } from './unlock.ts';
 
@@ -368,5 +369,6 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
       .route('/unlock', createUnlockRoutes(dependencies))
       .route('/confirmation', createConfirmationRoutes(dependencies))
       .route('/email', createEmailChangeRoutes(dependencies))
+      .route('/reauthentication', createReauthenticationRoutes(dependencies))
   );
 }

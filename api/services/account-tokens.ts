@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import {
   accountTokens,
@@ -49,6 +49,23 @@ export function isTokenUsable(
 }
 
 /**
+ * Why a token cannot be spent: `invalid_token` for one that is malformed, unknown, of another
+ * purpose, used or expired; `superseded_token` for one mailed before the member's credentials last
+ * changed (credential-events.ts), which the member is told in words of its own.
+ */
+export type TokenRefusal = 'invalid_token' | 'superseded_token';
+
+/**
+ * Whether a token still answers to its member's credential stamp. A `verify_email` link is bound
+ * to the address it was mailed to instead: it proves that address whatever else changed, and the
+ * sign-up's link must survive the phone the member adds right after.
+ */
+const matchesCredentialStamp: SQL = or(
+  eq(accountTokens.purpose, 'verify_email'),
+  eq(accountTokens.credentialStamp, users.credentialStamp),
+) as SQL;
+
+/**
  * Issues a new token of `purpose` for a user and returns it (to put in a link, once). Any older
  * token of that purpose is deleted, so only the newest link works. Run it in the transaction of
  * the email that carries the link. `email` is the address the link is mailed to and proves, for
@@ -72,75 +89,63 @@ export async function issueAccountToken(
     createdAt: now,
     expiresAt: tokenExpiry(purpose, now),
     email,
+    credentialStamp: sql`(select ${users.credentialStamp} from ${users} where ${users.id} = ${userId})`,
   });
   return token;
 }
 
 /**
- * The usable token of `purpose` that `candidate` names, or null for one that is malformed,
- * unknown, of another purpose, used or expired. Does not spend it (see {@link spendAccountToken}).
+ * The usable token of `purpose` that `candidate` names, or why there is none. Does not spend it
+ * (see {@link spendAccountToken}).
  */
 export async function findUsableAccountToken(
   database: Database,
   candidate: string,
   purpose: AccountTokenPurpose,
   now: Date,
-): Promise<AccountToken | null> {
-  if (!looksLikeToken(candidate)) return null;
-  const [token] = await database
-    .select()
+): Promise<AccountToken | TokenRefusal> {
+  if (!looksLikeToken(candidate)) return 'invalid_token';
+  const [found] = await database
+    .select({ token: accountTokens, current: matchesCredentialStamp })
     .from(accountTokens)
+    .innerJoin(users, eq(users.id, accountTokens.userId))
     .where(
       and(eq(accountTokens.tokenHash, hashToken(candidate)), eq(accountTokens.purpose, purpose)),
     )
     .limit(1);
-  return token && isTokenUsable(token, now) ? token : null;
+  if (!found || !isTokenUsable(found.token, now)) return 'invalid_token';
+  return found.current ? found.token : 'superseded_token';
 }
 
 /**
  * Spends a token in one statement, so that of two concurrent uses only one succeeds. Returns the
- * spent token, or null when `candidate` is malformed, unknown, of another purpose, already used or
- * expired.
+ * spent token, or why it could not be spent.
  */
 export async function spendAccountToken(
   transaction: Database,
   candidate: string,
   purpose: AccountTokenPurpose,
   now: Date,
-): Promise<AccountToken | null> {
-  if (!looksLikeToken(candidate)) return null;
+): Promise<AccountToken | TokenRefusal> {
+  if (!looksLikeToken(candidate)) return 'invalid_token';
   const [spent] = await transaction
     .update(accountTokens)
     .set({ usedAt: now })
+    .from(users)
     .where(
       and(
         eq(accountTokens.tokenHash, hashToken(candidate)),
         eq(accountTokens.purpose, purpose),
         isNull(accountTokens.usedAt),
         gt(accountTokens.expiresAt, now),
+        eq(users.id, accountTokens.userId),
+        matchesCredentialStamp,
       ),
     )
-    .returning();
-  return spent ?? null;
-}
-
-/** Voids every unused token of `purpose` a user holds, e.g. once the password has changed. */
-export async function voidAccountTokens(
-  transaction: Database,
-  userId: number,
-  purpose: AccountTokenPurpose,
-  now: Date,
-): Promise<void> {
-  await transaction
-    .update(accountTokens)
-    .set({ usedAt: now })
-    .where(
-      and(
-        eq(accountTokens.userId, userId),
-        eq(accountTokens.purpose, purpose),
-        isNull(accountTokens.usedAt),
-      ),
-    );
+    .returning({ token: accountTokens });
+  if (spent) return spent.token;
+  const refusal = await findUsableAccountToken(transaction, candidate, purpose, now);
+  return typeof refusal === 'string' ? refusal : 'invalid_token';
 }
 
 /**

@@ -4,6 +4,7 @@ import { users, type User } from '../db/schema.ts';
 import type { RequestOrigin } from '../http/client-address.ts';
 import { authenticatorAppAddedEmail } from './account-emails.ts';
 import type { Clock } from './clock.ts';
+import { credentialsChanged } from './credential-events.ts';
 import type { FactorSecrets } from './factor-secrets.ts';
 import {
   CODES_PAUSED,
@@ -117,6 +118,7 @@ export function confirmApp(
       origin: input.origin,
       at: now,
     });
+    await credentialsChanged(transaction, 'factor_added', { userId: user.id, now });
     await enqueueEmail(
       transaction,
       user.email,

@@ -10,9 +10,10 @@ import {
   emailChangeRequestedEmail,
   verifyEmailEmail,
 } from './account-emails.ts';
-import { issueAccountToken, spendAccountToken, voidAccountTokens } from './account-tokens.ts';
+import { issueAccountToken, spendAccountToken, type TokenRefusal } from './account-tokens.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
 import type { Clock } from './clock.ts';
+import { credentialsChanged } from './credential-events.ts';
 import { acceptCurrentPassword } from './current-password.ts';
 import { enqueueEmail } from './outbox.ts';
 import { verifyPassword } from './passwords.ts';
@@ -66,7 +67,7 @@ export function resendVerificationLink(
 
 export type ConfirmResult =
   | { confirmed: true; changed: boolean; email: string }
-  | { confirmed: false; reason: 'invalid_token' | 'email_taken' };
+  | { confirmed: false; reason: TokenRefusal | 'email_taken' };
 
 /**
  * PUT /users/confirmation: spends a `verify_email` or `change_email` token, in one transaction.
@@ -84,7 +85,7 @@ export function confirmEmail(
   return database.transaction(async (transaction): Promise<ConfirmResult> => {
     const now = clock.now();
     const verification = await spendAccountToken(transaction, candidate, 'verify_email', now);
-    if (verification) {
+    if (typeof verification !== 'string') {
       const [user] = await transaction
         .select()
         .from(users)
@@ -109,7 +110,8 @@ export function confirmEmail(
     }
 
     const change = await spendAccountToken(transaction, candidate, 'change_email', now);
-    if (!change?.email) return { confirmed: false, reason: 'invalid_token' };
+    if (typeof change === 'string') return { confirmed: false, reason: change };
+    if (!change.email) return { confirmed: false, reason: 'invalid_token' };
     const [user] = await transaction
       .select()
       .from(users)
@@ -131,8 +133,7 @@ export function confirmEmail(
       .set({ email: newEmail, emailVerifiedAt: now, updatedAt: now })
       .where(eq(users.id, user.id));
     // Links mailed to the old address prove nothing about the new one.
-    await voidAccountTokens(transaction, user.id, 'verify_email', now);
-    await voidAccountTokens(transaction, user.id, 'reset_password', now);
+    await credentialsChanged(transaction, 'email_changed', { userId: user.id, now });
     await enqueueEmail(transaction, user.email, emailChangedEmail(publicOrigin), now);
     await recordSecurityEvent(transaction, {
       userId: user.id,
@@ -223,19 +224,22 @@ export function requestEmailChange(
 }
 
 /**
- * The address a change waits on: that of the member's live `change_email` token, if any. A query,
- * for the statement that describes the member to take in as a subquery.
+ * The address a change waits on: that of the member's live `change_email` token, if any, issued
+ * since the member's credentials last changed. A query, for the statement that describes the
+ * member to take in as a subquery.
  */
 export function pendingEmailQuery(database: Database, userId: number, now: Date) {
   return database
     .select({ email: accountTokens.email })
     .from(accountTokens)
+    .innerJoin(users, eq(users.id, accountTokens.userId))
     .where(
       and(
         eq(accountTokens.userId, userId),
         eq(accountTokens.purpose, 'change_email'),
         isNull(accountTokens.usedAt),
         gt(accountTokens.expiresAt, now),
+        eq(accountTokens.credentialStamp, users.credentialStamp),
       ),
     )
     .limit(1);

@@ -29,6 +29,7 @@ import {
 import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
 import { issueAccountToken } from './account-tokens.ts';
 import { HOUR, type Clock } from './clock.ts';
+import { credentialsChanged } from './credential-events.ts';
 import { acceptCurrentPassword } from './current-password.ts';
 import {
   generateOneTimeCode,
@@ -57,11 +58,7 @@ import {
   normaliseRecoveryCodeInput,
   spendRecoveryCode,
 } from './recovery-codes.ts';
-import {
-  forgetRememberedDevices,
-  rememberDevice,
-  type IssuedRememberedDevice,
-} from './remembered-devices.ts';
+import { rememberDevice, type IssuedRememberedDevice } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';
 import { withMinimumDuration } from './timing.ts';
 import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
@@ -286,6 +283,8 @@ export interface MfaStatus {
   phone_last_digits: string | null;
   /** The member's unused recovery codes: the step offers one only when there are some. */
   recovery_codes_left: number;
+  /** The session may add a way to sign in without giving the password again (recent-proof.ts). */
+  recently_proven: boolean;
 }
 
 export function mfaStatus(
@@ -293,6 +292,7 @@ export function mfaStatus(
   companyRequiresMfa: boolean,
   mfaVerified: boolean,
   recoveryCodesLeft: number,
+  { recentlyProven }: { recentlyProven: boolean },
 ): MfaStatus {
   const target = codeTarget(user, mfaVerified);
   return {
@@ -302,6 +302,7 @@ export function mfaStatus(
     required: companyRequiresMfa,
     phone_last_digits: target === null ? null : phoneLastDigits(target.phone),
     recovery_codes_left: recoveryCodesLeft,
+    recently_proven: recentlyProven,
   };
 }
 
@@ -566,7 +567,8 @@ export async function markSessionVerified(
   const mfaToken = generateToken();
   await transaction
     .update(sessions)
-    .set({ mfaVerifiedAt: now, mfaTokenHash: hashToken(mfaToken) })
+    // A second factor proves who holds the session as the password did (recent-proof.ts).
+    .set({ mfaVerifiedAt: now, mfaTokenHash: hashToken(mfaToken), provenAt: now })
     .where(eq(sessions.id, context.sessionId));
   return mfaToken;
 }
@@ -594,6 +596,7 @@ async function enrollPhone(
     origin,
     at: now,
   });
+  await credentialsChanged(transaction, 'factor_added', { userId: user.id, now });
   const lastDigits = phoneLastDigits(phone);
   await enqueueEmail(
     transaction,
@@ -654,7 +657,7 @@ export function turnOffMfa(
       await transaction.delete(oneTimeCodes).where(eq(oneTimeCodes.userId, user.id));
       await deleteRecoveryCodes(transaction, user.id);
       await deletePasskeys(transaction, user.id);
-      await forgetRememberedDevices(transaction, user.id);
+      await credentialsChanged(transaction, 'two_step_turned_off', { userId: user.id, now });
       await recordSecurityEvent(transaction, {
         userId: user.id,
         kind: 'two_step_disabled',
@@ -988,12 +991,11 @@ export function removeSecondFactor(
           .set({ usedAt: now })
           .where(and(eq(oneTimeCodes.userId, current.id), isNull(oneTimeCodes.usedAt)));
       }
-      if (onlyFactor) {
-        await deleteRecoveryCodes(transaction, current.id);
-        // With no step left, a remembered device would skip nothing now, and skip a factor added
-        // later without the member having asked for it.
-        await forgetRememberedDevices(transaction, current.id);
-      }
+      if (onlyFactor) await deleteRecoveryCodes(transaction, current.id);
+      await credentialsChanged(transaction, onlyFactor ? 'last_factor_removed' : 'factor_removed', {
+        userId: current.id,
+        now,
+      });
       await recordSecurityEvent(transaction, {
         userId: current.id,
         kind: removal.kind,

@@ -31,6 +31,7 @@ import {
   markSessionVerified,
   type MfaRequestContext,
 } from './mfa.ts';
+import { credentialsChanged } from './credential-events.ts';
 import { enqueueEmail } from './outbox.ts';
 import {
   describePasskey,
@@ -283,6 +284,7 @@ export function addPasskey(
       origin: input.origin,
       at: now,
     });
+    await credentialsChanged(transaction, 'factor_added', { userId: user.id, now });
     await enqueueEmail(
       transaction,
       user.email,

@@ -5,12 +5,11 @@ import type { RequestOrigin } from '../http/client-address.ts';
 import { passwordChangedWhileSignedInEmail } from './account-emails.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
 import type { Clock } from './clock.ts';
+import { credentialsChanged } from './credential-events.ts';
 import { acceptCurrentPassword } from './current-password.ts';
 import { enqueueEmail } from './outbox.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.ts';
-import { forgetRememberedDevices } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';
-import { revokeOtherSessions } from './sessions.ts';
 import { withMinimumDuration } from './timing.ts';
 
 export interface PasswordChangeInput {
@@ -50,8 +49,8 @@ function samePassword(a: string, b: string): boolean {
  * is guessing the password.
  *
  * On success, in one transaction: the new argon2id hash, the failure counter cleared (by the
- * lockout), every other session of the member ended (the caller's stays), every remembered device
- * forgotten (the caller's browser too: its next sign-in takes the step again), and the "password
+ * lockout), a credential event (every other session ended, the caller's staying; every remembered
+ * device forgotten, the caller's browser too; every link mailed before voided), and the "password
  * changed" email written to the outbox.
  */
 export function changePassword(
@@ -109,8 +108,11 @@ async function change(
       .where(eq(users.id, user.id))
       .returning();
     if (!updated) return { changed: false, reason: 'wrong_current_password' };
-    await revokeOtherSessions(transaction, user.id, session.id, now);
-    await forgetRememberedDevices(transaction, user.id);
+    await credentialsChanged(transaction, 'password_changed', {
+      userId: user.id,
+      sessionId: session.id,
+      now,
+    });
     await recordSecurityEvent(transaction, {
       userId: user.id,
       kind: 'password_changed',

@@ -7,19 +7,18 @@ import {
   findUsableAccountToken,
   issueAccountToken,
   spendAccountToken,
+  type TokenRefusal,
   withAccountOf,
-  voidAccountTokens,
 } from './account-tokens.ts';
 import type { Clock } from './clock.ts';
+import { credentialsChanged } from './credential-events.ts';
 import { UNLOCKED_STATE } from './lockout.ts';
 import { NO_SECOND_FACTORS, resumeOneTimeCodes } from './mfa.ts';
 import { enqueueEmail } from './outbox.ts';
 import { deletePasskeys } from './passkey-store.ts';
 import { deleteRecoveryCodes } from './recovery-codes.ts';
 import { checkPasswordPolicy, hashPassword } from './passwords.ts';
-import { forgetRememberedDevices } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';
-import { revokeAllSessions } from './sessions.ts';
 
 /**
  * POST /users/password: when `email` has an account, issues a reset token (voiding older ones)
@@ -60,7 +59,7 @@ export type PasswordResetResult =
   | { changed: true }
   | {
       changed: false;
-      reason: 'invalid_token' | 'confirmation_mismatch' | 'password_policy';
+      reason: TokenRefusal | 'confirmation_mismatch' | 'password_policy';
       /** For policy failures: the rule's own sentence (see checkPasswordPolicy). */
       message?: string;
     };
@@ -71,10 +70,10 @@ export type PasswordResetResult =
  * policy; the token is only spent when the password is changed, so a member who typed a refused
  * password can try again with the same link.
  *
- * On success, in one transaction: the new argon2id hash, the token spent (and any other reset
- * token voided), every session of the member revoked and every remembered device forgotten, a
- * lockout and a pause on the codes lifted (the link proves the member reads the account's email)
- * and the "password changed" email written to the outbox.
+ * On success, in one transaction: the new argon2id hash, the token spent, a credential event
+ * (every session and remembered device ended, every other link mailed before voided), a lockout
+ * and a pause on the codes lifted (the link proves the member reads the account's email) and the
+ * "password changed" email written to the outbox.
  *
  * The reset link was mailed to the account's address, so following it proves the address. On an
  * account whose address was unproven it also clears the second factor and everything about it:
@@ -88,7 +87,7 @@ export async function resetPassword(
   input: PasswordResetInput,
 ): Promise<PasswordResetResult> {
   const token = await findUsableAccountToken(database, input.token, 'reset_password', clock.now());
-  if (!token) return { changed: false, reason: 'invalid_token' };
+  if (typeof token === 'string') return { changed: false, reason: token };
   const [user] = await database.select().from(users).where(eq(users.id, token.userId));
   if (!user) return { changed: false, reason: 'invalid_token' };
 
@@ -108,7 +107,7 @@ export async function resetPassword(
     // Spending is conditional on the token still being usable: of two concurrent resets with one
     // link, only one changes the password.
     const spent = await spendAccountToken(transaction, input.token, 'reset_password', now);
-    if (!spent) return { changed: false, reason: 'invalid_token' };
+    if (typeof spent === 'string') return { changed: false, reason: spent };
     await transaction
       .update(users)
       .set({
@@ -129,11 +128,8 @@ export async function resetPassword(
         at: now,
       });
     }
-    await voidAccountTokens(transaction, user.id, 'reset_password', now);
-    await voidAccountTokens(transaction, user.id, 'unlock', now);
     await resumeOneTimeCodes(transaction, user.id, now);
-    await revokeAllSessions(transaction, user.id, now);
-    await forgetRememberedDevices(transaction, user.id);
+    await credentialsChanged(transaction, 'password_reset', { userId: user.id, now });
     await recordSecurityEvent(transaction, {
       userId: user.id,
       kind: 'password_reset',

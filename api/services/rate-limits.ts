@@ -303,3 +303,18 @@ export async function consumeRateLimit(
   }
   return { allowed: true, remaining: rule.limit - count };
 }
+
+/**
+ * Giving the password again before adding a way to sign in (POST /users/reauthentication),
+ * limited like the other checks of the current password; the lockout counts its failures too.
+ */
+export const REAUTHENTICATION_PER_USER: RateLimitRule = {
+  name: 'reauthentication:user',
+  limit: 10,
+  windowMs: HOUR,
+};
+export const REAUTHENTICATION_PER_IP: RateLimitRule = {
+  name: 'reauthentication:ip',
+  limit: 30,
+  windowMs: HOUR,
+};

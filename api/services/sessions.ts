@@ -49,6 +49,7 @@ export async function createSession(
       tokenHash: hashToken(token),
       createdAt: now,
       lastUsedAt: now,
+      provenAt: now,
       expiresAt,
       userAgent: origin.userAgent,
       network: origin.network,

@@ -3,7 +3,12 @@ import type { Database } from '../db/client.ts';
 import { users, type User } from '../db/schema.ts';
 import type { RequestOrigin } from '../http/client-address.ts';
 import { unlockEmail, unlockLink } from './account-emails.ts';
-import { issueAccountToken, spendAccountToken, withAccountOf } from './account-tokens.ts';
+import {
+  issueAccountToken,
+  spendAccountToken,
+  type TokenRefusal,
+  withAccountOf,
+} from './account-tokens.ts';
 import type { Clock } from './clock.ts';
 import { isLocked, UNLOCKED_STATE } from './lockout.ts';
 import { emailCodesPausedNotice, resumeOneTimeCodes } from './mfa.ts';
@@ -52,18 +57,18 @@ export function requestUnlockLink(
  * account, lifts a pause on its codes (and forgets its wrong codes), ends the account's sessions
  * and forgets its remembered devices, in one transaction. The lock or the pause says someone was guessing the password or
  * the codes; the link proves the member reads the account's email, so whatever session exists
- * from before starts over with a sign-in. False for a malformed, unknown, used or expired token.
+ * from before starts over with a sign-in. Answers why a token could not be spent.
  */
 export function unlockWithToken(
   database: Database,
   clock: Clock,
   token: string,
   origin: RequestOrigin,
-): Promise<boolean> {
+): Promise<true | TokenRefusal> {
   const now = clock.now();
-  return database.transaction(async (transaction) => {
+  return database.transaction(async (transaction): Promise<true | TokenRefusal> => {
     const spent = await spendAccountToken(transaction, token, 'unlock', now);
-    if (!spent) return false;
+    if (typeof spent === 'string') return spent;
     await transaction
       .update(users)
       .set({ ...UNLOCKED_STATE, updatedAt: now })

@@ -160,6 +160,7 @@ describe('GET /api/v1/mfa', () => {
       required: false,
       phone_last_digits: null,
       recovery_codes_left: 0,
+      recently_proven: true,
     });
     expect(await (await status(bound.token)).json()).toEqual({
       enrolled: false,
@@ -168,6 +169,7 @@ describe('GET /api/v1/mfa', () => {
       required: true,
       phone_last_digits: null,
       recovery_codes_left: 0,
+      recently_proven: true,
     });
   });
 
@@ -190,6 +192,7 @@ describe('GET /api/v1/mfa', () => {
       required: false,
       phone_last_digits: phone.lastDigits,
       recovery_codes_left: 0,
+      recently_proven: true,
     });
     expect(await (await status(token)).json()).toMatchObject({ enrolled: true, verified: false });
   });
