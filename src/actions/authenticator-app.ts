@@ -60,8 +60,10 @@ export const confirmApp = defineAction({
     const { recoveryCodes } = await checkCodeAndKeepToken(context, (api) =>
       confirmAppWithApi(api, code),
     );
+    // With codes to save, the page that shows them says it in words of its own.
+    if (recoveryCodes) return { recoveryCodes };
     addFlash(context.cookies, { message: appAddedMessage, type: 'success', autoDismiss: true });
-    return recoveryCodes ? { recoveryCodes } : { redirectTo: paths.accountSecurity };
+    return { redirectTo: paths.accountSecurity };
   },
 });
 

@@ -16,6 +16,7 @@ import {
 } from './passkeys';
 import { confirmPhone, removePhone, turnOffTwoStep } from './phone';
 import { saveContact, saveInterests, saveProfile } from './profile';
+import { confirmPassword } from './reauthentication';
 import { addNote, cancel, create } from './requests';
 import { requestUnlockLink, unlockAccount } from './unlock';
 import { createDirectUpload } from './uploads';
@@ -40,6 +41,7 @@ export const server = {
     passkeyOptions: registrationOptions,
     addPasskey,
     removePasskey,
+    confirmPassword,
   },
   auth: {
     signIn,

@@ -71,8 +71,10 @@ export const addPasskey = defineAction({
       (api) => addPasskeyWithApi(api, name, credential),
       passkeyAddFallbackMessage,
     );
+    // With codes to save, the page that shows them says it in words of its own.
+    if (recoveryCodes) return { recoveryCodes };
     addFlash(context.cookies, { message: passkeyAddedMessage, type: 'success', autoDismiss: true });
-    return recoveryCodes ? { recoveryCodes } : { redirectTo: paths.accountSecurity };
+    return { redirectTo: paths.accountSecurity };
   },
 });
 

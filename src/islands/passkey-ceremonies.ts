@@ -126,25 +126,22 @@ export async function signInWithPasskey(
   return outcomeOf(answer, passkeySignInFallbackMessage);
 }
 
-/** Makes a passkey for the signed-in member, named as they typed. */
-export async function addPasskey(
+/**
+ * Makes a passkey for the member's account: the browser's answer, for the island to post with the
+ * page's own form (the page then shows the account as it now is), or where the ceremony ended.
+ */
+export async function makePasskey(
   actions: Actions,
   xsrfToken: string,
-  name: string,
-): Promise<CeremonyOutcome> {
+): Promise<CeremonyOutcome | { readonly credential: string }> {
   const asked = await askOptions(() => actions.account.passkeyOptions(form(xsrfToken)));
   const options = optionsOf(asked) as PublicKeyCredentialCreationOptionsJSON | undefined;
   if (!options) return outcomeOf(asked, passkeyAddFallbackMessage);
-  let credential;
   try {
-    credential = await startRegistration({ optionsJSON: options });
+    return { credential: JSON.stringify(await startRegistration({ optionsJSON: options })) };
   } catch (error) {
     return browserFailure(error, passkeyAddFallbackMessage);
   }
-  const answer = await actions.account.addPasskey(
-    form(xsrfToken, { name, credential: JSON.stringify(credential) }),
-  );
-  return outcomeOf(answer, passkeyAddFallbackMessage);
 }
 
 /** Takes the MFA step with one of the member's passkeys. */
@@ -174,7 +171,7 @@ export async function verifyWithPasskey(
 /** The ceremonies, as {@link loadPasskeyCeremonies} hands them to the islands. */
 export interface PasskeyCeremonies {
   readonly signInWithPasskey: typeof signInWithPasskey;
-  readonly addPasskey: typeof addPasskey;
+  readonly makePasskey: typeof makePasskey;
   readonly verifyWithPasskey: typeof verifyWithPasskey;
 }
 
@@ -186,4 +183,4 @@ declare global {
 }
 
 // Vite builds this module as a worker bundle, which keeps no exports: the loader reads this.
-window.passkeyCeremonies = { signInWithPasskey, addPasskey, verifyWithPasskey };
+window.passkeyCeremonies = { signInWithPasskey, makePasskey, verifyWithPasskey };

@@ -54,6 +54,10 @@ export const twoStepTurnedOffMessage =
 /** The toast once a phone is confirmed in the Account area, naming its last two digits. */
 export const twoStepPhoneConfirmedMessage = (lastDigits: string) =>
   `Your sign-in codes now go to the phone number ending ${lastDigits.slice(-2)}.`;
+export const reauthenticationFallbackMessage =
+  'Unable to check your password at this time. Please try again later.';
+export const reauthenticatedMessage =
+  'Password confirmed: for the next 10 minutes you can add a way to sign in.';
 export const appSetupFallbackMessage =
   'Unable to set up an authenticator app at this time. Please try again later.';
 export const appAddedMessage =

@@ -74,6 +74,16 @@ test('a member adds a passkey, signs in with it alone, then with the password an
   await expect(section.getByRole('alert')).toContainText('Enter a name for the passkey');
   await section.getByLabel('Name of the passkey').fill('Work laptop');
   await section.getByRole('button', { name: 'Add a passkey' }).click();
+  // The change in words, the passkey listed, and the codes it came with, on the page that answers.
+  await expect(
+    passkeysSection(page).getByText('Passkey added. You can now sign in with it.'),
+  ).toBeVisible();
+  await expect(
+    passkeysSection(page).getByRole('listitem').filter({ hasText: 'Work laptop' }),
+  ).toBeVisible();
+  await expect(passkeysSection(page).getByRole('heading', { name: 'Add a passkey' })).toHaveCount(
+    0,
+  );
   await shownRecoveryCodes(page);
   expect(await authenticator.credentials()).toHaveLength(1);
   await page.getByRole('link', { name: 'I have saved my codes' }).click();

@@ -1,18 +1,20 @@
 import { actions } from '../island-actions';
 import { loadPasskeyCeremonies } from '../load-passkey-ceremonies';
-import { useState, type SubmitEvent } from 'react';
+import { useRef, useState, type SubmitEvent } from 'react';
 import { passkeyAddFallbackMessage, passkeysNeedJavaScriptMessage } from '../../lib/messages';
 import { Button } from '../../ui/Button/Button';
 import { ErrorSummary, type ErrorSummaryItem } from '../../ui/ErrorSummary/ErrorSummary';
 import { TextInput } from '../../ui/TextInput/TextInput';
 import styles from '../account-form.module.css';
 import passkeyNote from '../passkey-note.module.css';
-import { RecoveryCodeList } from '../RecoveryCodesForm/RecoveryCodeList';
+import { xsrfFieldName } from '../../lib/xsrf-names';
 import { useHydrated } from '../use-hydrated';
 
 export interface AddPasskeyFormProps {
   /** The signed double-submit token, echoed with each call. */
   readonly xsrfToken: string;
+  /** Why the page's last post of a passkey was refused, shown at the top of the form. */
+  readonly failure?: string | undefined;
 }
 
 const nameId = 'passkey-name';
@@ -29,13 +31,19 @@ function nameProblem(name: string): string | undefined {
  * Adds a passkey to the member's account (docs/PRODUCT.md §11.2): the member names it, the
  * browser makes it (the device asks for a fingerprint, a face or its screen lock), the API keeps
  * it. A passkey needs JavaScript: until the island runs, the form says so in place of its button.
- * The first strong factor brings recovery codes, shown here once.
+ * The passkey the browser made is posted with a form of the page's own, so that the page that
+ * answers shows the account as it now is: the passkey listed, and the recovery codes a first
+ * strong factor brings.
  */
-export default function AddPasskeyForm({ xsrfToken }: AddPasskeyFormProps) {
+export default function AddPasskeyForm({ xsrfToken, failure }: AddPasskeyFormProps) {
   const hydrated = useHydrated();
   const [pending, setPending] = useState(false);
-  const [errors, setErrors] = useState<readonly ErrorSummaryItem[]>([]);
-  const [codes, setCodes] = useState<readonly string[]>();
+  const [errors, setErrors] = useState<readonly ErrorSummaryItem[]>(
+    failure ? [{ message: failure }] : [],
+  );
+  const saveForm = useRef<HTMLFormElement>(null);
+  const savedName = useRef<HTMLInputElement>(null);
+  const savedCredential = useRef<HTMLInputElement>(null);
 
   async function add(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -49,13 +57,16 @@ export default function AddPasskeyForm({ xsrfToken }: AddPasskeyFormProps) {
     setPending(true);
     setErrors([]);
     try {
-      const { addPasskey } = await loadPasskeyCeremonies();
-      const outcome = await addPasskey(actions, xsrfToken, name);
+      const { makePasskey } = await loadPasskeyCeremonies();
+      const outcome = await makePasskey(actions, xsrfToken);
+      if ('credential' in outcome) {
+        postPasskey(name, outcome.credential);
+        return;
+      }
       if ('redirectTo' in outcome) {
         window.location.assign(outcome.redirectTo);
         return;
       }
-      if ('recoveryCodes' in outcome) setCodes(outcome.recoveryCodes);
       if ('error' in outcome) {
         const nameError = outcome.fieldErrors?.['name'];
         setErrors([
@@ -68,29 +79,43 @@ export default function AddPasskeyForm({ xsrfToken }: AddPasskeyFormProps) {
     setPending(false);
   }
 
-  if (codes) return <RecoveryCodeList codes={codes} />;
+  /** Posts the passkey as a form without JavaScript would; the answer is a page. */
+  function postPasskey(name: string, credential: string) {
+    if (!saveForm.current || !savedName.current || !savedCredential.current) return;
+    savedName.current.value = name;
+    savedCredential.current.value = credential;
+    saveForm.current.submit();
+  }
+
   const nameError = errors.find((error) => error.fieldId === nameId)?.message;
   return (
-    <form className={styles['form']} noValidate onSubmit={(event) => void add(event)}>
-      <ErrorSummary errors={errors} />
-      <TextInput
-        id={nameId}
-        label="Name of the passkey"
-        name="name"
-        required
-        autoComplete="off"
-        hint="So you can tell it apart later, like the device or the password manager it is kept in."
-        error={nameError}
-      />
-      {hydrated ? (
-        <Button type="submit" loading={pending}>
-          Add a passkey
-        </Button>
-      ) : (
-        <p className={passkeyNote['note']}>
-          {passkeysNeedJavaScriptMessage} Your other ways to sign in still work.
-        </p>
-      )}
-    </form>
+    <>
+      <form ref={saveForm} method="post" action={actions.account.addPasskey.toString()} hidden>
+        <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
+        <input type="hidden" name="name" ref={savedName} />
+        <input type="hidden" name="credential" ref={savedCredential} />
+      </form>
+      <form className={styles['form']} noValidate onSubmit={(event) => void add(event)}>
+        <ErrorSummary errors={errors} />
+        <TextInput
+          id={nameId}
+          label="Name of the passkey"
+          name="name"
+          required
+          autoComplete="off"
+          hint="So you can tell it apart later, like the device or the password manager it is kept in."
+          error={nameError}
+        />
+        {hydrated ? (
+          <Button type="submit" loading={pending}>
+            Add a passkey
+          </Button>
+        ) : (
+          <p className={passkeyNote['note']}>
+            {passkeysNeedJavaScriptMessage} Your other ways to sign in still work.
+          </p>
+        )}
+      </form>
+    </>
   );
 }

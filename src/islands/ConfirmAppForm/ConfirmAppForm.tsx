@@ -1,6 +1,6 @@
 import { actions } from '../island-actions';
 import { mfaVerifyFallbackMessage } from '../../lib/messages';
-import { RecoveryCodeList } from '../RecoveryCodesForm/RecoveryCodeList';
+import type { SubmitEvent } from 'react';
 import { useFormAction } from '../use-form-action';
 import { AppCodeFields, appCodeFields } from '../AppCodeForm/AppCodeFields';
 
@@ -11,19 +11,25 @@ export interface ConfirmAppFormProps {
 }
 
 /**
- * The app's first code confirms it, in the Account area (docs/PRODUCT.md §11.2). When the app is
- * the member's first strong factor, the recovery codes made with it replace the form, shown once.
+ * The app's first code confirms it, in the Account area (docs/PRODUCT.md §11.2). Posted as without
+ * JavaScript, whether or not it runs: the page that answers shows the app on in every section, and
+ * the recovery codes the app brings when it is the member's first strong factor.
  */
 export default function ConfirmAppForm({ xsrfToken, setupUri }: ConfirmAppFormProps) {
   const form = useFormAction(actions.account.confirmApp, {
     fallbackMessage: mfaVerifyFallbackMessage,
     fields: appCodeFields,
   });
-  if (form.data && 'recoveryCodes' in form.data) {
-    return <RecoveryCodeList codes={form.data.recoveryCodes} />;
-  }
+  const postAsPage = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    event.currentTarget.submit();
+  };
   return (
-    <AppCodeFields xsrfToken={xsrfToken} form={form} submitLabel="Turn on the authenticator app">
+    <AppCodeFields
+      xsrfToken={xsrfToken}
+      form={{ ...form, onSubmit: postAsPage }}
+      submitLabel="Turn on the authenticator app"
+    >
       <input type="hidden" name="setup_uri" value={setupUri} />
     </AppCodeFields>
   );

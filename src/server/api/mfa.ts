@@ -13,6 +13,8 @@ const mfaStatusSchema = z.object({
   required: z.boolean(),
   phone_last_digits: z.string().nullable(),
   recovery_codes_left: z.number().int().nonnegative().default(0),
+  // A server that does not say lets the ceremony itself answer whether the password is needed.
+  recently_proven: z.boolean().default(true),
 });
 
 /** A second factor the member may have: a passkey, an authenticator app, a phone for texts. */
@@ -35,6 +37,8 @@ export interface MfaStatus {
   readonly phoneLastDigits: string | undefined;
   /** How many of the member's recovery codes are still unused. */
   readonly recoveryCodesLeft: number;
+  /** The session may add a way to sign in now; otherwise the password is asked first. */
+  readonly recentlyProven: boolean;
 }
 
 export const mfaStatusPath = '/api/v1/mfa';
@@ -48,6 +52,7 @@ export async function fetchMfaStatus(api: ApiClient): Promise<MfaStatus> {
     required: data.required,
     phoneLastDigits: data.phone_last_digits ?? undefined,
     recoveryCodesLeft: data.recovery_codes_left,
+    recentlyProven: data.recently_proven,
   };
 }
 
@@ -207,6 +212,16 @@ export async function renewRecoveryCodes(
     schema: recoveryCodesSchema,
   });
   return data.recovery_codes;
+}
+
+/**
+ * docs/PRODUCT.md §11.2: the password given again (`POST /api/v1/users/reauthentication`), so
+ * that the session may add a way to sign in for the next few minutes.
+ */
+export async function reauthenticate(api: ApiClient, currentPassword: string): Promise<void> {
+  await api.request('POST', '/api/v1/users/reauthentication', {
+    body: { user: { current_password: currentPassword } },
+  });
 }
 
 /** docs/PRODUCT.md §7.2: records that the member declined the enrollment offer. */

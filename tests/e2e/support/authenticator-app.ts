@@ -86,17 +86,24 @@ export async function setUpApp(
   await page.getByLabel('Code from your authenticator app').fill(nextCode(app));
   await page.getByRole('button', { name: 'Turn on the authenticator app' }).click();
   let recoveryCodes: string[] | undefined;
+  const added = 'Your authenticator app is set up: signing in can now take a code from it.';
   if (firstFactor) {
+    // The change in words, and every section of the page as the account now is.
+    await expect(appSection(page).getByText(added)).toBeVisible();
+    await expect(page.getByRole('img', { name: /QR code/ })).toHaveCount(0);
+    await expect(
+      page
+        .getByRole('region', { name: 'Two-step verification' })
+        .getByText('Your authenticator app gives your sign-in codes.'),
+    ).toBeVisible();
+    await expect(page.getByText('Off: your password alone signs you in.')).toHaveCount(0);
     recoveryCodes = await shownRecoveryCodes(page);
     if (javaScriptEnabled) await expectNoAxeViolations(page);
     if (leaveCodesShown) return { app, recoveryCodes };
     await page.getByRole('link', { name: 'I have saved my codes' }).click();
+  } else {
+    await expect(notifications(page).getByText(added)).toBeVisible();
   }
-  await expect(
-    notifications(page).getByText(
-      'Your authenticator app is set up: signing in can now take a code from it.',
-    ),
-  ).toBeVisible();
   await expect(
     appSection(page).getByText('On: each sign-in can take a code from your authenticator app'),
   ).toBeVisible();

@@ -1,0 +1,47 @@
+import { actions } from '../island-actions';
+import { reauthenticationFallbackMessage } from '../../lib/messages';
+import { xsrfFieldName } from '../../lib/xsrf-names';
+import { Button } from '../../ui/Button/Button';
+import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
+import styles from '../account-form.module.css';
+import { CurrentPasswordInput } from '../CurrentPasswordInput';
+import { forgetPasswords } from '../forget-passwords';
+import { useFormAction } from '../use-form-action';
+
+export interface ConfirmPasswordFormProps {
+  /** The signed double-submit token, echoed with the form. */
+  readonly xsrfToken: string;
+  /** The page to come back to once the password is confirmed. */
+  readonly returnTo: '/account/security' | '/mfa-enrollment';
+}
+
+const passwordId = 'confirm-password';
+
+/**
+ * The password given again before a way to sign in is added (docs/PRODUCT.md §11.2): a stolen
+ * session alone cannot add the thief's own passkey, app or phone. Success reloads the page that
+ * asked, which then offers what can be added.
+ */
+export default function ConfirmPasswordForm({ xsrfToken, returnTo }: ConfirmPasswordFormProps) {
+  const form = useFormAction(actions.account.confirmPassword, {
+    fallbackMessage: reauthenticationFallbackMessage,
+    fields: [{ name: 'current_password', id: passwordId }],
+  });
+
+  return (
+    <form
+      className={styles['form']}
+      action={form.formAction}
+      noValidate
+      onSubmit={forgetPasswords(form.onSubmit)}
+    >
+      <ErrorSummary errors={form.summary} />
+      <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
+      <input type="hidden" name="return_to" value={returnTo} />
+      <CurrentPasswordInput id={passwordId} error={form.fieldError('current_password')} />
+      <Button type="submit" loading={form.pending}>
+        Confirm password
+      </Button>
+    </form>
+  );
+}
