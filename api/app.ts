@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { routePath } from 'hono/route';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { monitoring } from './monitoring.ts';
 import { isFromTrustedProxy } from './http/client-address.ts';
 import type { ApiDependencies } from './http/context.ts';
 import {
   currentRequestId,
-  loggablePath,
   logger,
   requestIdFor,
   requestIdHeader,
@@ -101,7 +101,8 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
       return errorResponse(c, error.status, message);
     }
     monitoring.reportError(error);
-    const call = { method: c.req.method, path: loggablePath(new URL(c.req.url).pathname) };
+    // The route's pattern, not the address: the API's tokens that travel in a path are parameters.
+    const call = { method: c.req.method, path: routePath(c, -1) };
     if (isDatabaseUnavailable(error)) {
       // Not a fault of this call: the database is away, and callers may try again later.
       logger.error({ err: error, ...call }, 'API call failed: the database is unavailable');

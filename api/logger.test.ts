@@ -1,12 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import {
-  createLogger,
-  currentRequestId,
-  loggablePath,
-  requestIdFor,
-  withRequestId,
-} from './logger.ts';
+import { createLogger, currentRequestId, requestIdFor, withRequestId } from './logger.ts';
 
 /** A logger whose lines land in an array, parsed. */
 function capturingLogger() {
@@ -90,26 +84,6 @@ describe('the logger', () => {
     // What the caller logged is theirs: only the written copy is censored.
     expect(logged.headers['x-xsrf-token']).toBe('xsrf-secret');
     expect(error.response.headers['set-cookie']).toBe('session=deep');
-  });
-});
-
-describe('loggablePath', () => {
-  it('drops the query string', () => {
-    expect(loggablePath('/requests?tab=closed&page=2')).toBe('/requests');
-  });
-
-  it('hides the tokens of reset, unlock and storage addresses', () => {
-    expect(loggablePath('/reset-password/abcDEF123')).toBe('/reset-password/[redacted]');
-    expect(loggablePath('/reset-password/abc/unlock/4')).toBe(
-      '/reset-password/[redacted]/unlock/4',
-    );
-    expect(loggablePath('/unlock/abcDEF123')).toBe('/unlock/[redacted]');
-    expect(loggablePath('/abcDEF123/unlock')).toBe('/[redacted]/unlock');
-    expect(loggablePath('/storage/uploads/abc.def?expires=1')).toBe('/storage/uploads/[redacted]');
-  });
-
-  it('keeps every other path as it is', () => {
-    expect(loggablePath('/requests/42/attachments/7')).toBe('/requests/42/attachments/7');
   });
 });
 

@@ -193,17 +193,3 @@ const loggerKey = Symbol.for('member-portal.logger');
 /** The process's logger (LOG_LEVEL, default `info`), one for both copies of this module. */
 export const logger: Logger = ((sharedByBothCopies[loggerKey] as Logger | undefined) ??=
   createLogger());
-
-/**
- * A path fit for a log line: no query string (signed addresses carry their signature there), and
- * the tokens that some addresses carry in their path (reset and unlock links, storage addresses)
- * replaced by `[redacted]`.
- */
-export function loggablePath(url: string): string {
-  const pathname = url.split(/[?#]/, 1)[0] ?? '';
-  return pathname
-    .replace(/^\/reset-password\/[^/]+/, '/reset-password/[redacted]')
-    .replace(/^\/unlock\/[^/]+/, '/unlock/[redacted]')
-    .replace(/^\/[^/]+\/unlock(?=\/|$)/, '/[redacted]/unlock')
-    .replace(/^\/storage\/([^/]+)\/[^/]+/, '/storage/$1/[redacted]');
-}

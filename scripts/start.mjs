@@ -14,7 +14,6 @@ import { runShutdownTasks } from '../api/shutdown.ts';
 import { productionConveniencesLine } from '../api/settings.ts';
 import {
   currentRequestContext,
-  loggablePath,
   logger,
   requestIdFor,
   requestIdHeader,
@@ -22,6 +21,7 @@ import {
   withRequestId,
 } from '../api/logger.ts';
 import { clientAddressHeader } from '../src/lib/internal-headers.ts';
+import { loggablePath } from '../src/lib/token-redaction.ts';
 import { staticFiles } from './static-files.mjs';
 import { insecureServingProblem, parseConfig } from '../src/server/config.ts';
 import {

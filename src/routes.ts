@@ -285,14 +285,42 @@ export type RouteMatch =
 export const bodyLimitOf = (match: RouteMatch): number =>
   (match.kind === 'page' ? match.route.maxBodyBytes : undefined) ?? formBodyLimitBytes;
 
+/**
+ * The route parameters that logs and error reports may show as they are. Every other parameter,
+ * and every wildcard, is a secret: wherever an address is logged or reported its value is
+ * `[redacted]` (src/lib/token-redaction.ts), so a route added with a token in its path is covered
+ * without a word here, and one added with an id shows `[redacted]` until its name is added.
+ */
+export const loggableRouteParameters: ReadonlySet<string> = new Set([
+  'companySlug',
+  'categoryId',
+  'requestId',
+  'attachmentId',
+  'userId',
+  'area',
+  'slug',
+]);
+
 const compile = (pattern: string) => new URLPattern({ pathname: pattern });
 
-const compiledLegacy = legacyRedirects.map((redirect) => ({
-  redirect,
-  matcher: compile(redirect.pattern),
-}));
-const compiledPartner = partnerRedirectPatterns.map(compile);
-const compiledPages = pageRoutes.map((route) => ({ route, matcher: compile(route.pattern) }));
+/**
+ * Compiled on first use: the browser's error reporting reads the patterns above
+ * (src/lib/token-redaction.ts) in browsers that may have no URLPattern.
+ */
+let compiledTable:
+  | {
+      readonly legacy: readonly { redirect: LegacyRedirect; matcher: URLPattern }[];
+      readonly partner: readonly URLPattern[];
+      readonly pages: readonly { route: PageRoute; matcher: URLPattern }[];
+    }
+  | undefined;
+
+const compiled = () =>
+  (compiledTable ??= {
+    legacy: legacyRedirects.map((redirect) => ({ redirect, matcher: compile(redirect.pattern) })),
+    partner: partnerRedirectPatterns.map(compile),
+    pages: pageRoutes.map((route) => ({ route, matcher: compile(route.pattern) })),
+  });
 
 const definedParams = (groups: Record<string, string | undefined>): Record<string, string> =>
   Object.fromEntries(
@@ -305,13 +333,14 @@ const definedParams = (groups: Record<string, string | undefined>): Record<strin
  */
 export function matchRoute(pathname: string): RouteMatch {
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  const { legacy, partner, pages } = compiled();
 
-  for (const { redirect, matcher } of compiledLegacy) {
+  for (const { redirect, matcher } of legacy) {
     const result = matcher.exec({ pathname: path });
     if (result) return { kind: 'legacy', location: redirect.to(result.pathname.groups) };
   }
 
-  for (const matcher of compiledPartner) {
+  for (const matcher of partner) {
     const result = matcher.exec({ pathname: path });
     if (result) {
       const slug = result.pathname.groups['slug'] ?? '';
@@ -319,7 +348,7 @@ export function matchRoute(pathname: string): RouteMatch {
     }
   }
 
-  for (const { route, matcher } of compiledPages) {
+  for (const { route, matcher } of pages) {
     const result = matcher.exec({ pathname: path });
     if (result) return { kind: 'page', route, params: definedParams(result.pathname.groups) };
   }

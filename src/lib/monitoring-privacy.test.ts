@@ -10,6 +10,33 @@ describe('scrubText', () => {
     expect(scrubText('/storage/uploads/tok.sig')).toBe('/storage/uploads/[redacted]');
   });
 
+  const confirmationToken = 'Confirm_Token-0123456789abcdefghijklmnopqrstuv';
+
+  it.each([
+    ['a GET of the confirmation link', `GET /confirm-email/${confirmationToken}`],
+    ['a POST of its form', `POST /confirm-email/${confirmationToken} failed`],
+    ['the link with a query', `https://portal.example/confirm-email/${confirmationToken}?x=1`],
+    ['the link with a fragment', `https://portal.example/confirm-email/${confirmationToken}#top`],
+    [
+      'a CSP report body',
+      JSON.stringify({
+        'csp-report': {
+          'document-uri': `https://portal.example/confirm-email/${confirmationToken}?x=1`,
+          referrer: `https://portal.example/confirm-email/${confirmationToken}`,
+          'blocked-uri': `https://portal.example/confirm-email/${confirmationToken}`,
+        },
+      }),
+    ],
+    [
+      'an error message',
+      `Error: POST /confirm-email/${confirmationToken} answered 503 (at /confirm-email/${confirmationToken})`,
+    ],
+  ])('redacts the token of the email confirmation link in %s', (_, text) => {
+    const scrubbed = scrubText(text);
+    expect(scrubbed).not.toContain(confirmationToken);
+    expect(scrubbed).toContain('/confirm-email/[redacted]');
+  });
+
   it('redacts the values of query strings and keeps their names', () => {
     expect(scrubText('/requests?tab=closed&page=2')).toBe(
       '/requests?tab=[redacted]&page=[redacted]',
@@ -57,6 +84,21 @@ describe('scrubEvent', () => {
         url: 'https://portal.example/reset-password/[redacted]?x=[redacted]',
         headers: { 'User-Agent': 'Chromium' },
       },
+    });
+  });
+
+  it('keeps of a confirmation link in the request and breadcrumbs only its path', () => {
+    const event = scrubEvent({
+      request: { url: 'https://portal.example/confirm-email/confirm-secret?next=1' },
+      breadcrumbs: [
+        { category: 'navigation', data: { from: '/sign-in', to: '/confirm-email/confirm-secret' } },
+        { category: 'fetch', data: { method: 'POST', url: '/confirm-email/confirm-secret' } },
+      ],
+    });
+    expect(JSON.stringify(event)).not.toContain('confirm-secret');
+    expect(event.request).toEqual({
+      url: 'https://portal.example/confirm-email/[redacted]?next=[redacted]',
+      headers: {},
     });
   });
 

@@ -6,25 +6,21 @@
  * and any field whose name says it holds a secret.
  */
 
+import { redactPathTokens } from './token-redaction.ts';
+
 const redacted = '[redacted]';
 
 /** Names of fields that hold secrets, wherever they appear. */
 const secretName = /pass(word)?|code|otp|token|secret|cookie|authori[sz]ation|session|xsrf|mfa/i;
 
-/** Path segments that are tokens (reset and unlock links, storage addresses), and query values. */
-const tokenPatterns: readonly [RegExp, string][] = [
-  [/\/(reset-password|unlock)\/[^/?#\s"'<>]+/g, `/$1/${redacted}`],
-  [/\/storage\/([^/?#\s"'<>]+)\/[^/?#\s"'<>]+/g, `/storage/$1/${redacted}`],
-  [/([?&][^=&#\s"'<>]+=)[^&#\s"'<>]+/g, `$1${redacted}`],
-];
+const queryValue = /([?&][^=&#\s"'<>]+=)[^&#\s"'<>]+/g;
 
-/** A string with every token-bearing address in it redacted. */
+/**
+ * A string with every token-bearing address in it redacted: the tokens the route table's paths
+ * carry (./token-redaction.ts) and the values of query strings.
+ */
 export function scrubText(text: string): string {
-  let scrubbed = text;
-  for (const [pattern, replacement] of tokenPatterns) {
-    scrubbed = scrubbed.replace(pattern, replacement);
-  }
-  return scrubbed;
+  return redactPathTokens(text).replace(queryValue, `$1${redacted}`);
 }
 
 /**

@@ -184,6 +184,35 @@ describe('internal errors', () => {
     }
   });
 
+  it('logs a failed call by its route, never by the values in its address', async () => {
+    const loggedError = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    try {
+      const app = createApiApp({
+        db: brokenDatabase,
+        clock: api.clock,
+        trustedProxies: TrustedProxies.none,
+        publicOrigin: TEST_PUBLIC_ORIGIN,
+        outboxViewer: false,
+        storage: api.storage,
+        factorSecrets: randomFactorSecrets(),
+      });
+      const requestId = '0b7a8f3e-0000-4000-8000-000000000001';
+
+      const response = await app.request(`/api/v1/requests/${requestId}?tab=secret`, {
+        headers: { authorization: `Bearer ${'C'.repeat(43)}` },
+      });
+
+      expect(response.status).toBe(500);
+      expect(loggedError).toHaveBeenCalledWith(
+        expect.objectContaining({ method: 'GET', path: '/api/v1/requests/:id' }),
+        'API call failed',
+      );
+      expect(JSON.stringify(loggedError.mock.calls)).not.toContain(requestId);
+    } finally {
+      loggedError.mockRestore();
+    }
+  });
+
   it('answers 503 with a time to come back when the database cannot be reached', async () => {
     const loggedError = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     const unreachable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {

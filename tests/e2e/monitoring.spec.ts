@@ -252,19 +252,25 @@ test.describe('on the server, with a DSN', () => {
     await sink.close();
   });
 
-  test('the traces of a page whose address carries a token leave without the token', async ({
-    request,
-  }) => {
-    const resetToken = 'traced-reset-token-that-must-not-leave';
-    await request.get(`${portal.baseURL}/reset-password/${resetToken}`);
+  for (const [linkPath, method] of [
+    ['/reset-password/', 'GET'],
+    ['/confirm-email/', 'GET'],
+    ['/confirm-email/', 'POST'],
+  ] as const) {
+    test(`the traces of a ${method} of ${linkPath}<token> leave without the token`, async ({
+      request,
+    }) => {
+      const token = `traced${linkPath.replaceAll('/', '-')}token-of-a-${method.toLowerCase()}`;
+      await request.fetch(`${portal.baseURL}${linkPath}${token}?from=email`, { method });
 
-    await expect
-      .poll(() => sink.envelopes.filter((envelope) => envelope.includes('/reset-password/')), {
-        timeout: 15_000,
-      })
-      .not.toHaveLength(0);
-    for (const envelope of sink.envelopes) expect(envelope).not.toContain(resetToken);
-  });
+      await expect
+        .poll(() => sink.envelopes.filter((envelope) => envelope.includes(linkPath)), {
+          timeout: 15_000,
+        })
+        .not.toHaveLength(0);
+      for (const envelope of sink.envelopes) expect(envelope).not.toContain(token);
+    });
+  }
 
   for (const [token, { id, company }] of Object.entries(members)) {
     const internal = company === 'Portal Operations';

@@ -248,6 +248,62 @@ test.describe('CSP violation reports', () => {
     expect(logLinesOf(requestId).filter((line) => 'cspViolation' in line)).toEqual([]);
   });
 
+  test('an email confirmation link leaves its token in no log line: its visit, its post without JavaScript, a CSP report from its page', async ({
+    browser,
+  }) => {
+    const confirmationToken = 'Logged_Confirmation-Token-0123456789abcdefghijk';
+    const link = `${portal.baseURL}/confirm-email/${confirmationToken}`;
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const visit = await page.goto(`${link}?from=email`);
+    const [formPost] = await Promise.all([
+      page.waitForResponse((answer) => answer.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Confirm my email address' }).click(),
+    ]);
+    await expect(page.getByRole('alert', { name: 'There is a problem' })).toBeVisible();
+    const visitId = visit?.headers()['x-request-id'] ?? '';
+    const postId = formPost.headers()['x-request-id'] ?? '';
+    await context.close();
+    const report = await post(
+      'application/csp-report',
+      JSON.stringify({
+        'csp-report': {
+          'document-uri': `${link}?from=email`,
+          referrer: link,
+          'blocked-uri': link,
+          'source-file': link,
+          'effective-directive': 'img-src',
+        },
+      }),
+    );
+    expect(report.status).toBe(204);
+
+    const requestLine = async (requestId: string) => {
+      await expect
+        .poll(() => logLinesOf(requestId).find((line) => line['msg'] === 'request'))
+        .toBeDefined();
+      return logLinesOf(requestId).find((line) => line['msg'] === 'request');
+    };
+    expect(await requestLine(visitId)).toMatchObject({
+      method: 'GET',
+      path: '/confirm-email/[redacted]',
+    });
+    expect(await requestLine(postId)).toMatchObject({
+      method: 'POST',
+      path: '/confirm-email/[redacted]',
+    });
+    const reportId = report.headers.get('x-request-id') ?? '';
+    await requestLine(reportId);
+    expect(logLinesOf(reportId).find((line) => 'cspViolation' in line)).toMatchObject({
+      cspViolation: {
+        documentPath: '/confirm-email/[redacted]',
+        blocked: `${portal.baseURL}/confirm-email/[redacted]`,
+        sourceFile: `${portal.baseURL}/confirm-email/[redacted]`,
+      },
+    });
+    expect(portal.output()).not.toContain(confirmationToken);
+  });
+
   test('a body that is not a report is refused and unlogged', async () => {
     const wrongType = await post('application/json', '{}');
     expect(wrongType.status).toBe(415);

@@ -143,6 +143,14 @@ describe('the API client', () => {
     });
   });
 
+  it('names an unavailable call by its path alone: an unlock token travels in the query', async () => {
+    const { transport } = recordingTransport(() => new Response(null, { status: 503 }));
+    const failure = client(transport).request('GET', '/api/v1/users/unlock?unlock_token=secret');
+    await expect(failure).rejects.toMatchObject({
+      reason: 'GET /api/v1/users/unlock answered 503',
+    });
+  });
+
   it.each([502, 503, 504])('calls an API that answers %i unavailable', async (status) => {
     const { transport } = recordingTransport(() => Response.json({ error: 'down' }, { status }));
     await expect(client(transport).request('GET', '/x')).rejects.toBeInstanceOf(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { currentRequestId, requestIdHeader } from '../../../api/logger.ts';
+import { loggablePath } from '../../lib/token-redaction.ts';
 
 /** How a request reaches the API: `fetch` over HTTP, or the embedded app's `fetch` in-process. */
 export type ApiTransport = (request: Request) => Promise<Response>;
@@ -216,7 +217,7 @@ export class ApiClient {
     { schema }: RequestOptions<T>,
   ): ApiResult<T> {
     if (unavailableStatuses.has(status)) {
-      throw new ApiUnavailableError(`${method} ${path} answered ${status}`);
+      throw new ApiUnavailableError(`${method} ${loggablePath(path)} answered ${status}`);
     }
     if (status < 200 || status > 299) {
       throw new ApiError(status, serverMessageOf(payload), serverFieldOf(payload));

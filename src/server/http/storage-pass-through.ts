@@ -1,4 +1,5 @@
-import { currentRequestId, loggablePath, requestIdHeader } from '../../../api/logger.ts';
+import { currentRequestId, requestIdHeader } from '../../../api/logger.ts';
+import { loggablePath } from '../../lib/token-redaction.ts';
 import { CHECKSUM_HEADER } from '../../../api/services/storage/local-storage.ts';
 import { ApiUnavailableError, type ApiTransport } from '../api/client';
 import { isBodyTooLarge } from './request-bodies';

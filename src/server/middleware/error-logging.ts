@@ -1,5 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
-import { loggablePath, logger } from '../../../api/logger.ts';
+import { logger } from '../../../api/logger.ts';
+import { loggablePath } from '../../lib/token-redaction.ts';
 import { monitoring } from '../../../api/monitoring.ts';
 import { ApiUnavailableError } from '../api/client';
 

@@ -60,6 +60,45 @@ describe('reading CSP violation reports', () => {
     ]);
   });
 
+  it('keeps no token of an email confirmation link, in either form and in any field', () => {
+    const link = 'https://portal.example.com/confirm-email/confirm-secret';
+    const reportingApi = JSON.stringify([
+      {
+        type: 'csp-violation',
+        url: `${link}?x=1`,
+        body: {
+          documentURL: `${link}?x=1`,
+          referrer: link,
+          blockedURL: link,
+          sourceFile: link,
+          effectiveDirective: 'script-src-elem',
+        },
+      },
+    ]);
+    const older = JSON.stringify({
+      'csp-report': {
+        'document-uri': link,
+        referrer: link,
+        'blocked-uri': `${link}?x=1`,
+        'source-file': link,
+        'effective-directive': 'img-src',
+      },
+    });
+    const violations = [
+      ...(parseCspReports('application/reports+json', reportingApi) ?? []),
+      ...(parseCspReports('application/csp-report', older) ?? []),
+    ];
+    expect(violations).toHaveLength(2);
+    for (const violation of violations) {
+      expect(JSON.stringify(violation)).not.toContain('confirm-secret');
+      expect(violation).toMatchObject({
+        documentPath: '/confirm-email/[redacted]',
+        blocked: 'https://portal.example.com/confirm-email/[redacted]',
+        sourceFile: 'https://portal.example.com/confirm-email/[redacted]',
+      });
+    }
+  });
+
   it('skips reports of other kinds in a Reporting API batch', () => {
     const body = JSON.stringify([{ type: 'deprecation', body: { id: 'x' } }]);
     expect(parseCspReports('application/reports+json', body)).toEqual([]);

@@ -1,4 +1,4 @@
-import { loggablePath } from '../../../api/logger.ts';
+import { loggablePath } from '../../lib/token-redaction.ts';
 
 /** The media types browsers post violation reports with: the Reporting API's, and CSP 2's. */
 export const cspReportTypes = ['application/reports+json', 'application/csp-report'] as const;
