@@ -60,6 +60,10 @@ const packagesFolder = path.dirname(
 // Behind a TLS-terminating proxy, Astro trusts the forwarded host and protocol only for the
 // public origin named here (at build time); otherwise every form post would fail the origin check.
 const publicOrigin = process.env.PUBLIC_ORIGIN ? new URL(process.env.PUBLIC_ORIGIN) : undefined;
+// The content editor's own host in GitHub mode, likewise (src/server/content-editor-host.ts).
+const contentEditorOrigin = process.env.CONTENT_EDITOR_ORIGIN
+  ? new URL(process.env.CONTENT_EDITOR_ORIGIN)
+  : undefined;
 
 export default defineConfig({
   output: 'server',
@@ -125,9 +129,9 @@ export default defineConfig({
   server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 4321) },
   security: {
     checkOrigin: true,
-    allowedDomains: publicOrigin
-      ? [{ hostname: publicOrigin.hostname, protocol: publicOrigin.protocol.replace(':', '') }]
-      : [],
+    allowedDomains: [publicOrigin, contentEditorOrigin].flatMap((origin) =>
+      origin ? [{ hostname: origin.hostname, protocol: origin.protocol.replace(':', '') }] : [],
+    ),
     // The largest form any page takes (a new request with its file, posted without JavaScript);
     // the bodyLimit middleware holds every other route, RPC calls included, to its own limit.
     actionBodySizeLimit: uploadBodyLimitBytes,

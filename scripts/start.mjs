@@ -25,6 +25,7 @@ import { loggablePath } from '../src/lib/token-redaction.ts';
 import { staticFiles } from './static-files.mjs';
 import { insecureServingProblem, parseConfig } from '../src/server/config.ts';
 import {
+  builtEditorOrigin,
   builtWithGitHubModeEditor,
   contentEditorSettingsProblem,
 } from '../src/server/content-editor-settings.ts';
@@ -57,8 +58,9 @@ const insecure = insecureServingProblem(settings);
 if (insecure) refuseToStart(insecure);
 /** The folder holding `dist/`, wherever the server was started from. */
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-const editorProblem = builtWithGitHubModeEditor(projectRoot)
-  ? contentEditorSettingsProblem(process.env)
+const gitHubModeEditor = builtWithGitHubModeEditor(projectRoot);
+const editorProblem = gitHubModeEditor
+  ? contentEditorSettingsProblem(process.env, builtEditorOrigin(projectRoot))
   : undefined;
 if (editorProblem) refuseToStart(editorProblem);
 if (!settings.secureCookies) {
@@ -162,7 +164,16 @@ function refuseOversizedBody(request, response) {
   return true;
 }
 
-const hosts = allowedHosts({ publicOrigin: settings.publicOrigin, port: settings.port });
+const hosts = allowedHosts({
+  publicOrigin: settings.publicOrigin,
+  contentEditorOrigin: gitHubModeEditor ? settings.contentEditorOrigin : undefined,
+  port: settings.port,
+});
+/** In GitHub mode the content editor's host, where no member page is served (not even a copy). */
+const editorHost =
+  gitHubModeEditor && settings.contentEditorOrigin
+    ? new URL(settings.contentEditorOrigin).host
+    : undefined;
 /** Probes reach a server by whatever name its platform gives it; they read nothing kept. */
 const probes = new Set(['Health', 'Ready']);
 
@@ -251,7 +262,9 @@ const server = createServer((request, response) => {
     countBody(request, response);
     if (refuseMalformedPath(request, response)) return;
     if (serveStatic(request, response)) return;
-    if (firstVisits.serve(request, response)) return;
+    const onEditorHost =
+      editorHost !== undefined && request.headers.host?.toLowerCase() === editorHost;
+    if (!onEditorHost && firstVisits.serve(request, response)) return;
     passClientAddress(request);
     compress(request, response, () => {
       keepWriteCallbacks(response);

@@ -1,5 +1,7 @@
 import { sequence } from 'astro:middleware';
 import { bodyLimit } from './server/middleware/body-limit';
+import { contentEditorHost } from './server/middleware/content-editor-host';
+import { contentEditorSignIn } from './server/middleware/content-editor-sign-in';
 import { currentUser } from './server/middleware/current-user';
 import { errorLogging } from './server/middleware/error-logging';
 import { memberOnlyPosts } from './server/middleware/member-only-posts';
@@ -18,12 +20,14 @@ export const onRequest = sequence(
   errorLogging,
   resolveRoute,
   securityHeaders,
+  contentEditorHost,
   session,
   bodyLimit,
   memberOnlyPosts,
   xsrf,
   formActions,
   routeGuards,
+  contentEditorSignIn,
   unauthorized,
   currentUser,
 );

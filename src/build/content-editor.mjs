@@ -12,7 +12,8 @@
  * `import.meta.env.CONTENT_EDITOR` (`local`, `github` or empty), which the route table's guard
  * reads, and the repository as `import.meta.env.PUBLIC_KEYSTATIC_GITHUB_REPO`, which
  * `keystatic.config.ts` reads: the page, the guard and the editor's storage cannot disagree. A
- * build writes it beside itself too, for the server's start-up checks.
+ * build writes it beside itself too, with the editor's own address in GitHub mode, for the
+ * server's start-up checks.
  */
 import { writeFile } from 'node:fs/promises';
 import keystatic from '@keystatic/astro';
@@ -47,6 +48,32 @@ export function checkedRepository(repository) {
 }
 
 /**
+ * The address the editor of a GitHub-mode build is served at, on a host of its own
+ * (src/server/content-editor-host.ts), checked as the build starts: Astro believes a request's
+ * host only when the build names it, and Keystatic gives GitHub its callback on that host.
+ * `astro dev` may go without it, and then serves the editor on its own address.
+ *
+ * @param {string} command
+ * @param {string | undefined} editorOrigin
+ */
+export function checkedEditorOrigin(command, editorOrigin) {
+  if (!editorOrigin) {
+    if (command === 'dev') return undefined;
+    throw new Error(
+      'A build for GitHub mode (PUBLIC_KEYSTATIC_GITHUB_REPO) serves the content editor on a host ' +
+        'of its own: set CONTENT_EDITOR_ORIGIN to its address, e.g. https://editor.portal.example.com',
+    );
+  }
+  const origin = URL.canParse(editorOrigin) ? new URL(editorOrigin) : undefined;
+  if (!origin || !/^https?:$/.test(origin.protocol) || origin.href !== `${origin.origin}/`) {
+    throw new Error(
+      `CONTENT_EDITOR_ORIGIN must be an http or https origin such as https://editor.portal.example.com, not "${editorOrigin}"`,
+    );
+  }
+  return origin.origin;
+}
+
+/**
  * @param {{ env?: Readonly<Record<string, string | undefined>> }} [options]
  * @returns {import('astro').AstroIntegration}
  */
@@ -56,6 +83,8 @@ export function contentEditor({ env = process.env } = {}) {
   let storage;
   /** @type {URL | undefined} */
   let root;
+  /** @type {string | undefined} */
+  let editorOrigin;
   return {
     name: 'content-editor',
     hooks: {
@@ -64,6 +93,10 @@ export function contentEditor({ env = process.env } = {}) {
         root = options.config.root;
         const repository =
           storage === 'github' ? checkedRepository(env['PUBLIC_KEYSTATIC_GITHUB_REPO']) : '';
+        editorOrigin =
+          storage === 'github'
+            ? checkedEditorOrigin(options.command, env['CONTENT_EDITOR_ORIGIN'])
+            : undefined;
         options.updateConfig({
           vite: {
             define: {
@@ -83,7 +116,7 @@ export function contentEditor({ env = process.env } = {}) {
         if (root === undefined) throw new Error('content-editor: no project root');
         await writeFile(
           new URL(builtContentEditorFile, root),
-          `${JSON.stringify({ storage: storage ?? null })}\n`,
+          `${JSON.stringify({ storage: storage ?? null, editorOrigin: editorOrigin ?? null })}\n`,
         );
       },
     },

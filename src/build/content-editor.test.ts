@@ -4,7 +4,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { checkedRepository, contentEditor, contentEditorStorage } from './content-editor.mjs';
+import {
+  checkedEditorOrigin,
+  checkedRepository,
+  contentEditor,
+  contentEditorStorage,
+} from './content-editor.mjs';
 
 type Setup = NonNullable<AstroIntegration['hooks']['astro:config:setup']>;
 
@@ -36,7 +41,10 @@ async function setUp(command: 'dev' | 'build' | 'preview' | 'sync', env: Record<
 }
 
 describe('the content editor in a build', () => {
-  const gitHub = { PUBLIC_KEYSTATIC_GITHUB_REPO: 'acme/member-portal' };
+  const gitHub = {
+    PUBLIC_KEYSTATIC_GITHUB_REPO: 'acme/member-portal',
+    CONTENT_EDITOR_ORIGIN: 'https://editor.portal.example.com',
+  };
 
   it('is in the development server, saving to this machine', async () => {
     expect(contentEditorStorage('dev', {})).toBe('local');
@@ -63,6 +71,19 @@ describe('the content editor in a build', () => {
 
   it('is not in the types `astro sync` makes for the checks', async () => {
     expect((await setUp('sync', gitHub)).routes).toEqual([]);
+  });
+
+  it('is built for GitHub mode only with the address of its own host', async () => {
+    await expect(
+      setUp('build', { PUBLIC_KEYSTATIC_GITHUB_REPO: 'acme/member-portal' }),
+    ).rejects.toThrow('set CONTENT_EDITOR_ORIGIN to its address');
+    expect(checkedEditorOrigin('build', 'https://editor.portal.example.com')).toBe(
+      'https://editor.portal.example.com',
+    );
+    expect(() =>
+      checkedEditorOrigin('build', 'https://editor.portal.example.com/keystatic'),
+    ).toThrow('CONTENT_EDITOR_ORIGIN must be an http or https origin');
+    expect(checkedEditorOrigin('dev', undefined)).toBeUndefined();
   });
 
   it('refuses to build for a repository not named as owner/name', () => {

@@ -31,6 +31,7 @@ const environmentSchema = z.object({
   HOST: hostSetting('127.0.0.1'),
   PORT: portSetting(4321),
   PUBLIC_ORIGIN: originSetting(undefined),
+  CONTENT_EDITOR_ORIGIN: originSetting(undefined, 'https://editor.portal.example.com'),
   ALLOW_INSECURE_HTTP: booleanSetting(false),
   TRUSTED_PROXIES: trustedProxiesSetting,
   API_ORIGIN: originSetting(undefined, 'http://127.0.0.1:3000'),
@@ -67,6 +68,11 @@ export interface WebConfig {
   /** The public address of this site; decides Secure cookies and the `__Host-` prefix. */
   readonly publicOrigin: string | undefined;
   readonly secureCookies: boolean;
+  /**
+   * The address the content editor is served at in GitHub mode, on a host of its own
+   * (src/server/content-editor-host.ts); unset without GitHub mode.
+   */
+  readonly contentEditorOrigin: string | undefined;
   /** The operator's explicit consent to serve other machines over plain HTTP. */
   readonly allowInsecureHttp: boolean;
   /** Proxies whose `X-Forwarded-For` this server believes (docs/PRODUCT.md §11.3). */
@@ -129,6 +135,7 @@ export function parseConfig(environment: Record<string, string | undefined>): We
     port: env.PORT,
     publicOrigin,
     secureCookies: publicOrigin?.startsWith('https:') ?? false,
+    contentEditorOrigin: env.CONTENT_EDITOR_ORIGIN,
     allowInsecureHttp: env.ALLOW_INSECURE_HTTP,
     trustedProxies: env.TRUSTED_PROXIES,
     apiOrigin: env.API_ORIGIN,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   builtContentEditorFile,
+  builtEditorOrigin,
   builtWithGitHubModeEditor,
   contentEditorSettingsProblem,
 } from './content-editor-settings';
@@ -12,6 +13,8 @@ const gitHubApp = {
   KEYSTATIC_GITHUB_CLIENT_ID: 'Iv1.client',
   KEYSTATIC_GITHUB_CLIENT_SECRET: 'client-secret',
   KEYSTATIC_SECRET: 'k'.repeat(32),
+  PUBLIC_ORIGIN: 'https://portal.example.com',
+  CONTENT_EDITOR_ORIGIN: 'https://editor.portal.example.com',
 };
 
 describe('a server of a build with the GitHub-mode content editor', () => {
@@ -38,6 +41,48 @@ describe('a server of a build with the GitHub-mode content editor', () => {
   });
 });
 
+describe('the GitHub-mode content editor’s own host', () => {
+  it('is required: the server refuses to start without it', () => {
+    expect(contentEditorSettingsProblem({ ...gitHubApp, CONTENT_EDITOR_ORIGIN: undefined })).toBe(
+      'This build has the content editor in GitHub mode, which is served only on a host of its ' +
+        'own: set CONTENT_EDITOR_ORIGIN to its address, e.g. https://editor.portal.example.com ' +
+        '(README, "On the site itself").',
+    );
+  });
+
+  it('is another host name than the portal’s, whatever the port', () => {
+    expect(
+      contentEditorSettingsProblem({
+        ...gitHubApp,
+        CONTENT_EDITOR_ORIGIN: 'https://portal.example.com:8443',
+      }),
+    ).toBe(
+      'CONTENT_EDITOR_ORIGIN must name another host than PUBLIC_ORIGIN (portal.example.com): ' +
+        'browsers share cookies between the ports of one host.',
+    );
+  });
+
+  it('is https when the portal is', () => {
+    expect(
+      contentEditorSettingsProblem({
+        ...gitHubApp,
+        CONTENT_EDITOR_ORIGIN: 'http://editor.portal.example.com',
+      }),
+    ).toBe('CONTENT_EDITOR_ORIGIN must be https, as PUBLIC_ORIGIN is.');
+  });
+
+  it('is the one the build was made for', () => {
+    expect(contentEditorSettingsProblem(gitHubApp, 'https://editor.portal.example.com')).toBe(
+      undefined,
+    );
+    expect(contentEditorSettingsProblem(gitHubApp, 'https://cms.portal.example.com')).toBe(
+      'This build serves the content editor at https://cms.portal.example.com, not at ' +
+        'CONTENT_EDITOR_ORIGIN (https://editor.portal.example.com): build again with the same ' +
+        'CONTENT_EDITOR_ORIGIN.',
+    );
+  });
+});
+
 describe('which build has the GitHub-mode editor', () => {
   let root: string | undefined;
   afterEach(() => {
@@ -55,6 +100,11 @@ describe('which build has the GitHub-mode editor', () => {
 
   it('is the one whose build says so', () => {
     expect(builtWith('{"storage":"github"}\n')).toBe(true);
+  });
+
+  it('says which address its editor is served at', () => {
+    builtWith('{"storage":"github","editorOrigin":"https://editor.portal.example.com"}\n');
+    expect(builtEditorOrigin(root ?? '')).toBe('https://editor.portal.example.com');
   });
 
   it('is not a build without the editor, one from before builds said, or a file unread', () => {

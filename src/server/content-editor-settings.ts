@@ -3,7 +3,8 @@ import path from 'node:path';
 
 /**
  * Written by the build (src/build/content-editor.mjs) beside itself: where its content editor
- * saves, `{"storage": "github"}`, or `{"storage": null}` for a build without one.
+ * saves and, in GitHub mode, the editor's own address, `{"storage": "github", "editorOrigin":
+ * "https://editor.portal.example.com"}`, or `{"storage": null}` for a build without one.
  */
 export const builtContentEditorFile = 'dist/content-editor.json';
 
@@ -23,18 +24,23 @@ const keystaticSecretMinLength = 32;
  * its decision, or none at all, has no editor to check.
  */
 export function builtWithGitHubModeEditor(root: string): boolean {
+  return builtEditor(root)?.storage === 'github';
+}
+
+/** The address a GitHub-mode build was made to serve its editor at, if it says. */
+export function builtEditorOrigin(root: string): string | undefined {
+  const origin = builtEditor(root)?.editorOrigin;
+  return typeof origin === 'string' ? origin : undefined;
+}
+
+function builtEditor(root: string): { storage?: unknown; editorOrigin?: unknown } | undefined {
   try {
     const built: unknown = JSON.parse(
       readFileSync(path.resolve(root, builtContentEditorFile), 'utf8'),
     );
-    return (
-      typeof built === 'object' &&
-      built !== null &&
-      'storage' in built &&
-      built.storage === 'github'
-    );
+    return typeof built === 'object' && built !== null ? built : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -45,6 +51,7 @@ export function builtWithGitHubModeEditor(root: string): boolean {
  */
 export function contentEditorSettingsProblem(
   env: Readonly<Record<string, string | undefined>>,
+  builtOrigin?: string,
 ): string | undefined {
   const missing = gitHubModeSettings.filter((name) => !env[name]);
   if (missing.length > 0) {
@@ -55,6 +62,46 @@ export function contentEditorSettingsProblem(
   }
   if ((env['KEYSTATIC_SECRET'] ?? '').length < keystaticSecretMinLength) {
     return `KEYSTATIC_SECRET must be at least ${String(keystaticSecretMinLength)} characters long.`;
+  }
+  return editorOriginProblem(env['CONTENT_EDITOR_ORIGIN'], env['PUBLIC_ORIGIN'], builtOrigin);
+}
+
+/**
+ * The editor keeps a GitHub token that scripts can read in a cookie for its whole host
+ * (docs/decisions/063-content-editor-on-its-own-host.md), so it needs a host name no member page
+ * is served on: cookies tell hosts apart by name, never by port.
+ */
+function editorOriginProblem(
+  editorOrigin: string | undefined,
+  publicOrigin: string | undefined,
+  builtOrigin: string | undefined,
+): string | undefined {
+  if (!editorOrigin) {
+    return (
+      'This build has the content editor in GitHub mode, which is served only on a host of its ' +
+      'own: set CONTENT_EDITOR_ORIGIN to its address, e.g. https://editor.portal.example.com ' +
+      '(README, "On the site itself").'
+    );
+  }
+  if (!URL.canParse(editorOrigin)) {
+    return `CONTENT_EDITOR_ORIGIN must be an http or https origin, not "${editorOrigin}".`;
+  }
+  const editor = new URL(editorOrigin);
+  if (builtOrigin !== undefined && editor.origin !== builtOrigin) {
+    return (
+      `This build serves the content editor at ${builtOrigin}, not at CONTENT_EDITOR_ORIGIN ` +
+      `(${editor.origin}): build again with the same CONTENT_EDITOR_ORIGIN.`
+    );
+  }
+  const site = publicOrigin ? new URL(publicOrigin) : undefined;
+  if (site?.hostname === editor.hostname) {
+    return (
+      `CONTENT_EDITOR_ORIGIN must name another host than PUBLIC_ORIGIN (${site.hostname}): ` +
+      'browsers share cookies between the ports of one host.'
+    );
+  }
+  if (site?.protocol === 'https:' && editor.protocol !== 'https:') {
+    return 'CONTENT_EDITOR_ORIGIN must be https, as PUBLIC_ORIGIN is.';
   }
   return undefined;
 }

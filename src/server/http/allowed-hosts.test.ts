@@ -15,6 +15,17 @@ describe('allowedHosts', () => {
     }
   });
 
+  it('answers to the content editor’s own host when it has one', () => {
+    const withEditor = allowedHosts({
+      publicOrigin: 'https://portal.example.com',
+      contentEditorOrigin: 'https://editor.portal.example.com',
+      port: 4321,
+    });
+    expect(withEditor.allows('editor.portal.example.com')).toBe(true);
+    expect(withEditor.allows('portal.example.com')).toBe(true);
+    expect(hosts.allows('editor.portal.example.com')).toBe(false);
+  });
+
   it('refuses any other name, port or none at all', () => {
     for (const host of [
       'evil.example',

@@ -1,14 +1,15 @@
 /**
- * An answer for a request refused before any page renders (an expired form, a body too large):
+ * An answer for a request refused before any page renders (an expired form, a body too large, a
+ * sign-in that did not start here):
  * JSON in the shape of Astro's action errors for island calls, a small page of its own for
  * everything else, so the visitor reads what happened and how to go on.
  */
 export function refusal(
-  status: 403 | 413,
+  status: 400 | 403 | 413,
   { title, message, scripted, retryPath }: Refusal,
 ): Response {
   if (scripted) {
-    const code = status === 403 ? 'FORBIDDEN' : 'CONTENT_TOO_LARGE';
+    const code = { 400: 'BAD_REQUEST', 403: 'FORBIDDEN', 413: 'CONTENT_TOO_LARGE' }[status];
     return Response.json({ code, message }, { status });
   }
   const again = retryPath ? `<p><a href="${retryPath}">Go back to the page</a></p>` : '';

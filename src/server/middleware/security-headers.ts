@@ -41,14 +41,14 @@ export const securityHeaders = defineMiddleware(async (context, next) => {
   headers.set('Reporting-Endpoints', reportingEndpointsHeader);
   const astroPolicy = headers.get('content-security-policy');
   if (astroPolicy) {
-    const policy =
-      route.kind === 'page' && route.route.name === 'ContentEditor'
-        ? contentEditorPolicy(astroPolicy)
-        : astroPolicy;
-    const { publicOrigin } = config();
+    const onEditorPage = route.kind === 'page' && route.route.name === 'ContentEditor';
+    const policy = onEditorPage ? contentEditorPolicy(astroPolicy) : astroPolicy;
+    const { publicOrigin, contentEditorOrigin } = config();
+    // The editor's page, on its own host in GitHub mode, loads the build's files from there.
+    const builtFilesOrigin = onEditorPage ? (contentEditorOrigin ?? publicOrigin) : publicOrigin;
     headers.set(
       'Content-Security-Policy',
-      publicOrigin ? builtFilesOnly(policy, publicOrigin) : policy,
+      builtFilesOrigin ? builtFilesOnly(policy, builtFilesOrigin) : policy,
     );
   } else if (isHtml(headers) && !import.meta.env.DEV) {
     // Astro writes no policy under `astro dev`, so every page would get this one, and it refuses
