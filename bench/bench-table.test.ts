@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { BenchCheck } from './bench-check.ts';
 import {
   benchReport,
   count,
   terminalColumns,
   verdict,
   wrap,
-  type BenchCheck,
   type BenchRow,
   type BenchSettings,
 } from './bench-table.ts';

@@ -1,3 +1,4 @@
+import type { BenchCheck } from './bench-check.ts';
 import { describeRule, floorLcpMs, lighthouseRule } from './lighthouse-rule.ts';
 import { kilobytes, type PageWeight } from './page-weight.ts';
 
@@ -9,16 +10,6 @@ import { kilobytes, type PageWeight } from './page-weight.ts';
 
 /** The widest terminal the printout must fit in without wrapping. */
 export const terminalColumns = 100;
-
-/** One figure held to its budget, and how a miss reads. */
-export interface BenchCheck {
-  readonly figure: string;
-  readonly value: number;
-  readonly budget: number;
-  readonly ok: boolean;
-  /** The miss in words, e.g. `LCP 817 ms > 800 ms`. */
-  readonly shown: string;
-}
 
 /** A row of bench/run.mjs: a page in one state, or another thing measured. */
 export interface BenchRow {

@@ -1,4 +1,4 @@
-import type { BenchCheck } from './bench-table.ts';
+import type { BenchCheck } from './bench-check.ts';
 
 /**
  * Which Lighthouse performance budget a run holds pages to (docs/PRODUCT.md §14): at least

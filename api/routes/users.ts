@@ -27,6 +27,7 @@ import {
   type RememberedDeviceView,
 } from '../services/remembered-devices.ts';
 import { changePassword } from '../services/password-change.ts';
+import { describeUserAgent } from '../services/user-agents.ts';
 import {
   ACCOUNT_DELETION_PER_IP,
   ACCOUNT_DELETION_PER_USER,
@@ -237,12 +238,18 @@ export function createUsersRoutes(dependencies: ApiDependencies) {
       .get('/events', requireSession(dependencies), queryParameters(eventsQuery), async (c) => {
         const page = await listSecurityEvents(db, c.get('user').id, c.req.valid('query'));
         return c.json({
-          events: page.events.map((event) => ({
-            kind: event.kind,
-            occurred_at: event.occurredAt.toISOString(),
-            network: event.network,
-            user_agent: event.userAgent,
-          })),
+          events: page.events.map((event) => {
+            // In the Devices page's words: every client of the API names a browser alike.
+            const { browser, system } = describeUserAgent(event.userAgent);
+            return {
+              kind: event.kind,
+              occurred_at: event.occurredAt.toISOString(),
+              network: event.network,
+              user_agent: event.userAgent,
+              browser: event.userAgent === null ? null : browser,
+              system,
+            };
+          }),
           next: page.older,
           previous: page.newer,
         });

@@ -4,14 +4,13 @@ import type { RequestOrigin } from '../http/client-address.ts';
 import { logger } from '../logger.ts';
 import { blobs, outboxMessages, storageDeletions, users, type User } from '../db/schema.ts';
 import { accountDeletedEmail } from './account-emails.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
 import type { Clock } from './clock.ts';
 import { acceptCurrentPassword } from './current-password.ts';
 import { removeQueuedStorageFiles } from './files.ts';
 import { enqueueEmail } from './outbox.ts';
 import { verifyPassword } from './passwords.ts';
 import type { FileStorage } from './storage/file-storage.ts';
-import { withMinimumDuration } from './timing.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
 
 export interface AccountDeletionInput {
   currentPassword: string;

@@ -14,7 +14,7 @@ import {
   revokeSession,
   type IssuedSession,
 } from './sessions.ts';
-import { withMinimumDuration } from './timing.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
 import { emailUnlockLink } from './unlock.ts';
 
 export type SignInResult =
@@ -35,13 +35,6 @@ export type SignInResult =
       /** Set when this failure locked the account (see {@link registerSignInAttempt}). */
       newlyLockedUser: User | null;
     };
-
-/**
- * No sign-in answers sooner than this after it started. One argon2 computation takes 30 to 40 ms
- * here and the lockout transaction a few more, which only known emails pay; waiting out the same
- * floor for every answer leaves no difference to measure (docs/PRODUCT.md §11).
- */
-export const SIGN_IN_MINIMUM_DURATION_MS = 150;
 
 /** What sign-in is given: the password always, and a remembered device's token if the browser has one. */
 export interface SignInCredentials {

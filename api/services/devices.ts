@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import Bowser from 'bowser';
 import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { sessions, type Session } from '../db/schema.ts';
@@ -7,6 +6,7 @@ import type { RequestOrigin } from '../http/client-address.ts';
 import { forgetRememberedDevices } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';
 import { sessionIsLive } from './sessions.ts';
+import { describeUserAgent } from './user-agents.ts';
 
 /** What the Devices page shows of a session (docs/PRODUCT.md §11.2). */
 export interface DeviceSession {
@@ -20,8 +20,6 @@ export interface DeviceSession {
   lastUsedAt: Date;
   current: boolean;
 }
-
-export const UNKNOWN_BROWSER = 'Unknown browser';
 
 /**
  * The public id of a session: a domain-separated SHA-256 of its token hash, cut to 128 bits.
@@ -39,36 +37,6 @@ export function publicSessionId(session: Pick<Session, 'tokenHash'>): string {
 
 /** The shape of {@link publicSessionId}, checked before any query. */
 export const PUBLIC_SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
-
-/**
- * A browser's name and version as a member recognises it: Chrome and Firefox by their major
- * version ("Chrome 140"), Safari by major and minor, as Apple numbers its releases ("Safari 17.5").
- */
-function browserLabel(name: string | undefined, version: string | undefined): string {
-  if (!name) return UNKNOWN_BROWSER;
-  const parts = (version ?? '').split('.').filter((part) => /^\d+$/.test(part));
-  const kept = parts.slice(0, name === 'Safari' && parts[1] !== '0' ? 2 : 1);
-  return kept.length > 0 ? `${name} ${kept.join('.')}` : name;
-}
-
-/**
- * The browser, system and kind of device of a `User-Agent`, parsed with bowser. Parsing happens
- * here, in the API, so every client of the API shows the same words; an empty, missing or
- * unrecognised agent is an "Unknown browser" with no system.
- */
-export function describeUserAgent(userAgent: string | null): {
-  browser: string;
-  system: string | null;
-  deviceType: string | null;
-} {
-  if (!userAgent?.trim()) return { browser: UNKNOWN_BROWSER, system: null, deviceType: null };
-  const parsed = Bowser.parse(userAgent);
-  return {
-    browser: browserLabel(parsed.browser.name, parsed.browser.version),
-    system: parsed.os.name || null,
-    deviceType: parsed.platform.type || null,
-  };
-}
 
 function describe(session: Session, currentSessionId: number): DeviceSession {
   return {

@@ -11,14 +11,13 @@ import {
   verifyEmailEmail,
 } from './account-emails.ts';
 import { issueAccountToken, spendAccountToken, type TokenRefusal } from './account-tokens.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
 import type { Clock } from './clock.ts';
 import { credentialsChanged } from './credential-events.ts';
 import { acceptCurrentPassword } from './current-password.ts';
 import { enqueueEmail } from './outbox.ts';
 import { verifyPassword } from './passwords.ts';
 import { recordSecurityEvent } from './security-events.ts';
-import { withMinimumDuration } from './timing.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
 
 /**
  * Proving the account's email address (docs/PRODUCT.md §11.2): a `verify_email` link at sign-up

@@ -16,7 +16,6 @@ import {
 } from '../db/schema.ts';
 import {
   authenticatorAppRemovedEmail,
-  codesPausedEmail,
   passkeyRemovedEmail,
   recoveryCodesRenewedEmail,
   recoveryCodeUsedEmail,
@@ -24,11 +23,9 @@ import {
   twoStepEnabledEmail,
   twoStepPhoneChangedEmail,
   twoStepPhoneRemovedEmail,
-  unlockLink,
 } from './account-emails.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
-import { issueAccountToken } from './account-tokens.ts';
 import { HOUR, type Clock } from './clock.ts';
+import { emailCodesPausedNotice } from './codes-pause.ts';
 import { credentialsChanged } from './credential-events.ts';
 import { acceptCurrentPassword } from './current-password.ts';
 import {
@@ -60,7 +57,7 @@ import {
 } from './recovery-codes.ts';
 import { rememberDevice, type IssuedRememberedDevice } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';
-import { withMinimumDuration } from './timing.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
 import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
 
 /**
@@ -316,44 +313,6 @@ export interface MfaRequestContext {
    * (`remember_device`, see {@link completeSecondStep}).
    */
   rememberDevice?: boolean;
-}
-
-/**
- * Emails the notice that the account's codes are paused, with a new unlock link (which voids an
- * older one). Run it in the transaction that paused them (or found them paused), so that the
- * email exists exactly when the pause does.
- */
-export async function emailCodesPausedNotice(
-  transaction: Database,
-  user: Pick<User, 'id' | 'email'>,
-  now: Date,
-  publicOrigin: string,
-): Promise<void> {
-  const token = await issueAccountToken(transaction, user.id, 'unlock', now);
-  await enqueueEmail(
-    transaction,
-    user.email,
-    codesPausedEmail(unlockLink(publicOrigin, token), publicOrigin),
-    now,
-  );
-}
-
-/**
- * Lifts the pause on a user's codes and forgets the wrong codes counted towards it, by deleting
- * the user's codes. For a password reset and an unlock link, which prove that the member reads
- * the account's email and which end every session (so no code of theirs is still of use).
- */
-export async function resumeOneTimeCodes(
-  transaction: Database,
-  userId: number,
-  now: Date,
-): Promise<void> {
-  await transaction
-    .update(users)
-    .set({ mfaCodesPausedAt: null, updatedAt: now })
-    .where(eq(users.id, userId));
-  await transaction.delete(oneTimeCodes).where(eq(oneTimeCodes.userId, userId));
-  await transaction.delete(secondStepFailures).where(eq(secondStepFailures.userId, userId));
 }
 
 /**

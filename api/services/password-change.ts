@@ -3,14 +3,13 @@ import type { Database } from '../db/client.ts';
 import { users, type Session, type User } from '../db/schema.ts';
 import type { RequestOrigin } from '../http/client-address.ts';
 import { passwordChangedWhileSignedInEmail } from './account-emails.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
 import type { Clock } from './clock.ts';
 import { credentialsChanged } from './credential-events.ts';
 import { acceptCurrentPassword } from './current-password.ts';
 import { enqueueEmail } from './outbox.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.ts';
 import { recordSecurityEvent } from './security-events.ts';
-import { withMinimumDuration } from './timing.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
 
 export interface PasswordChangeInput {
   currentPassword: string;

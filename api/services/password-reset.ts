@@ -13,7 +13,8 @@ import {
 import type { Clock } from './clock.ts';
 import { credentialsChanged } from './credential-events.ts';
 import { UNLOCKED_STATE } from './lockout.ts';
-import { NO_SECOND_FACTORS, resumeOneTimeCodes } from './mfa.ts';
+import { resumeOneTimeCodes } from './codes-pause.ts';
+import { NO_SECOND_FACTORS } from './mfa.ts';
 import { enqueueEmail } from './outbox.ts';
 import { deletePasskeys } from './passkey-store.ts';
 import { deleteRecoveryCodes } from './recovery-codes.ts';

@@ -2,11 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { sessions, type Session, type User } from '../db/schema.ts';
 import type { RequestOrigin } from '../http/client-address.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS } from './authentication.ts';
 import { MINUTE, type Clock } from './clock.ts';
 import { acceptCurrentPassword } from './current-password.ts';
 import { verifyPassword } from './passwords.ts';
-import { withMinimumDuration } from './timing.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
 
 /**
  * How long a proof of who holds a session (signing in, a second step, the password given again)

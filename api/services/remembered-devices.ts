@@ -4,7 +4,7 @@ import type { Database } from '../db/client.ts';
 import { rememberedDevices, type RememberedDevice } from '../db/schema.ts';
 import type { RequestOrigin } from '../http/client-address.ts';
 import { HOUR } from './clock.ts';
-import { describeUserAgent } from './devices.ts';
+import { describeUserAgent } from './user-agents.ts';
 import { recordSecurityEvent } from './security-events.ts';
 import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
 

@@ -11,7 +11,7 @@ import {
 } from './account-tokens.ts';
 import type { Clock } from './clock.ts';
 import { isLocked, UNLOCKED_STATE } from './lockout.ts';
-import { emailCodesPausedNotice, resumeOneTimeCodes } from './mfa.ts';
+import { emailCodesPausedNotice, resumeOneTimeCodes } from './codes-pause.ts';
 import { enqueueEmail } from './outbox.ts';
 import { forgetRememberedDevices } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';

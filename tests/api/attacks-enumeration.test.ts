@@ -2,7 +2,7 @@ import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../api/db/schema.ts';
 import { TOKEN_REQUEST_MINIMUM_DURATION_MS } from '../../api/services/account-tokens.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/authentication.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/timing.ts';
 import { lockAccount } from './attacks-support.ts';
 import { startTestApi, uniqueEmail, type TestApi, type TestUser } from './support.ts';
 

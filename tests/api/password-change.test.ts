@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/authentication.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/timing.ts';
 import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
 import { verifyPassword } from '../../api/services/passwords.ts';
 import {

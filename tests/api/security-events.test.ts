@@ -25,6 +25,8 @@ afterAll(async () => {
 const DAY = 24 * HOUR;
 const BROWSER =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15';
+/** BROWSER as the API names it, in the Devices page's words. */
+const BROWSER_NAMED = { browser: 'Safari 17.4', system: 'macOS' };
 const NEW_PASSWORD = 'a brand new passphrase for events';
 
 interface EventsAnswer {
@@ -104,15 +106,31 @@ describe('GET /api/v1/users/events', () => {
           occurred_at: at(0),
           network: '2001:db8:abcd::/48',
           user_agent: BROWSER,
+          ...BROWSER_NAMED,
         },
         {
           kind: 'sign_in_failed',
           occurred_at: at(1),
           network: '198.51.100.0/24',
           user_agent: 'curl/8.5.0',
+          browser: 'Unknown browser',
+          system: null,
         },
-        { kind: 'signed_out', occurred_at: at(2), network: null, user_agent: null },
-        { kind: 'signed_in', occurred_at: at(3), network: '203.0.113.0/24', user_agent: BROWSER },
+        {
+          kind: 'signed_out',
+          occurred_at: at(2),
+          network: null,
+          user_agent: null,
+          browser: null,
+          system: null,
+        },
+        {
+          kind: 'signed_in',
+          occurred_at: at(3),
+          network: '203.0.113.0/24',
+          user_agent: BROWSER,
+          ...BROWSER_NAMED,
+        },
       ],
       next: null,
       previous: null,

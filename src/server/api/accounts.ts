@@ -407,6 +407,8 @@ const securityEventsSchema = z.object({
       occurred_at: z.iso.datetime({ offset: true }),
       network: z.string().nullable().optional().default(null),
       user_agent: z.string().nullable().optional().default(null),
+      browser: z.string().nullable().optional().default(null),
+      system: z.string().nullable().optional().default(null),
     }),
   ),
   next: z.string().nullable().optional().default(null),
