@@ -23,7 +23,7 @@ import {
 } from '../api/logger.ts';
 import { clientAddressHeader } from '../src/lib/internal-headers.ts';
 import { staticFiles } from './static-files.mjs';
-import { insecureServingProblem, parseConfig } from '../src/server/config.ts';
+import { insecureServingProblem, localAddress, parseConfig } from '../src/server/config.ts';
 import {
   builtWithGitHubModeEditor,
   contentEditorSettingsProblem,
@@ -298,7 +298,6 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 const inUrl = (host) => (host.includes(':') ? `[${host}]` : host);
-const shownHost = settings.host === '0.0.0.0' ? 'localhost' : inUrl(settings.host);
 const local = settings.host === '0.0.0.0' ? '127.0.0.1' : inUrl(settings.host);
 const readiness = await fetch(`http://${local}:${settings.port}/readyz`);
 if (!readiness.ok) {
@@ -313,4 +312,4 @@ if (!readiness.ok) {
     `The API at ${settings.apiOrigin} does not answer yet; /readyz answers 503 until it does.`,
   );
 }
-console.log(`\nMember portal ready: http://${shownHost}:${settings.port}\n`);
+console.log(`\nMember portal ready: ${localAddress(settings)}\n`);

@@ -85,3 +85,16 @@ test('a server for production given demo accounts and the outbox by name warns i
     await server.stop();
   }
 });
+
+test('a server on this machine alone says it is ready at localhost, where passkeys work', async () => {
+  const server = await startPortalServer({ env: { PUBLIC_ORIGIN: undefined } });
+  try {
+    const port = new URL(server.baseURL).port;
+    expect(server.output()).toContain(`Member portal ready: http://localhost:${port}\n`);
+    const signIn = await fetch(`http://localhost:${port}/sign-in`);
+    expect(signIn.status).toBe(200);
+    expect(await signIn.text()).toContain('Sign in with a passkey');
+  } finally {
+    await server.stop();
+  }
+});
