@@ -7,9 +7,7 @@
  * It also names the server's address as the server says it is ready, `http://localhost:<port>`
  * on loopback (src/server/config.ts, `localAddress`): the one where passkeys work.
  */
-
-/** The module that starts the embedded API once per process, as the pages load it. */
-const apiTransportModule = '/src/server/api/transport.ts';
+import { localAddress } from '../server/config.ts';
 
 /** @returns {import('astro').AstroIntegration} */
 export function embeddedApiAtDevStart() {
@@ -22,18 +20,13 @@ export function embeddedApiAtDevStart() {
         viteServer = server;
       },
       'astro:server:start': async ({ address }) => {
-        if (viteServer === undefined) throw new Error('embedded-api-at-dev-start: no dev server');
-        const environment = viteServer.environments['ssr'];
-        if (!environment || !('runner' in environment)) {
-          throw new Error('embedded-api-at-dev-start: the ssr environment runs no modules');
-        }
-        /** @type {typeof import('../server/api/transport.ts')} */
-        const transport = await environment.runner.import(apiTransportModule);
-        /** @type {typeof import('../server/config.ts')} */
-        const { localAddress } = await environment.runner.import('/src/server/config.ts');
-        // Refuses a data folder in use, says so and ends the process; prints the demo accounts.
-        await transport.apiEndpoint();
-        if (viteServer.resolvedUrls) {
+        // The readiness probe opens the embedded API through the pages' own code, as `npm start`
+        // asks it before it says it is ready; a folder in use ends the process there.
+        const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+        const probeHost = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
+        const probe = await fetch(`http://${probeHost}:${address.port}/readyz`);
+        await probe.body?.cancel();
+        if (viteServer?.resolvedUrls) {
           viteServer.resolvedUrls.local = [
             `${localAddress({ host: address.address, port: address.port })}/`,
           ];

@@ -194,6 +194,9 @@ test('the box’s warning about shared computers is shown whole on a laptop’s 
   await page.goto(`${origin}/sign-in`);
   await signIn(page, { email: 'verified@example.com', password: 'portal-demo-2026' });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Get your sign-in code');
+  await waitForHydration(page);
+  // The box comes with the field for the code.
+  await page.getByRole('button', { name: 'Text me a code' }).click();
   const hint = page.getByText(
     'Signing in here will take only your password until then. Leave this off on a shared computer.',
     { exact: true },
