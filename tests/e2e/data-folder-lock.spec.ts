@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runApiServerUntilExit, startApiServer } from './support/api-server';
-import { runDevServerUntilExit } from './support/dev-server';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 
 /**
- * One process per embedded database (docs/OPERATIONS.md, "Data"): `npm run preview`, `npm run dev`
- * and `npm run api` all keep PGlite in DATA_DIR/pglite (./data by default), and a second process
- * on a folder in use refuses to start, in one line, rather than share it and lose what the other
+ * One process per embedded database (docs/OPERATIONS.md, "Data"): `npm run preview` and
+ * `npm run api` both keep PGlite in DATA_DIR/pglite (./data by default), and a second process on
+ * a folder in use refuses to start, in one line, rather than share it and lose what the other
  * one writes. A holder that was killed does not keep the next one out.
  */
 
@@ -73,15 +72,6 @@ test('the API alone refuses the data folder of a running web server, in one line
   expect(code).toBe(1);
   expectOneLineRefusal(output);
   expect(output).not.toContain('Reference API listening');
-});
-
-test('npm run dev on the data folder of a running web server refuses to start, in one line', async () => {
-  await startPortal();
-  const { code, output } = await runDevServerUntilExit({ dataDir });
-  expect(code).toBe(1);
-  expectOneLineRefusal(output);
-  // It stopped as it started, not at the first page that needed the database.
-  expect(output).not.toMatch(/Local +http/u);
 });
 
 test('a web server killed on its data folder does not keep the next one from starting there', async () => {

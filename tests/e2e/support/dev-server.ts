@@ -37,7 +37,7 @@ process.once('exit', () => {
 });
 
 export interface DevServerOptions {
-  /** How long the server has to answer `/readyz` ({@link runDevServerUntilExit}: to exit). */
+  /** How long the server has to answer `/readyz`. */
   readonly timeoutMs?: number;
   /**
    * The server's DATA_DIR, which the caller makes and removes; without it, a folder beside the
@@ -83,25 +83,6 @@ export async function startDevServer({
     throw new Error(`${reason}\n── npm run dev output ──\n${server.output()}`);
   }
   return { ...server, startOutput };
-}
-
-/**
- * Runs `npm run dev` on a copy of the project until it exits by itself, for a server that must
- * refuse to start: its exit code and everything it printed. Stopped after `timeoutMs` (its code
- * then null) if it does not exit.
- */
-export async function runDevServerUntilExit({
-  timeoutMs = 150_000,
-  dataDir,
-}: DevServerOptions = {}): Promise<{ code: number | null; output: string }> {
-  const server = await launchDevServer(dataDir);
-  const deadline = AbortSignal.timeout(timeoutMs);
-  while (server.exitCode() === undefined && !deadline.aborted) {
-    await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
-  }
-  const code = server.exitCode() ?? null;
-  await server.stop();
-  return { code, output: server.output() };
 }
 
 /** Resolves with what the server printed once it says where it listens. */
