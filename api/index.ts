@@ -46,7 +46,7 @@ export type { SecurityEventSweeper } from './services/security-event-sweeper.ts'
 export { TrustedProxies } from './http/trusted-proxies.ts';
 
 /** Where the site is when nobody says: the web server's default address. */
-export const DEFAULT_PUBLIC_ORIGIN = 'http://127.0.0.1:4321';
+export const DEFAULT_PUBLIC_ORIGIN = 'http://localhost:4321';
 
 /** The shortest storage secret accepted: 32 characters, as for SESSION_SECRET. */
 export const MIN_STORAGE_SECRET_LENGTH = 32;

@@ -29,7 +29,7 @@ import { readS3Settings } from './services/storage/s3-settings.ts';
  * Environment (README): API_HOST (127.0.0.1), API_PORT (3000), DATABASE_URL (unset: PGlite in
  * DATA_DIR/pglite), DATA_DIR (./data), SEED_DEMO_DATA (true, but false where PUBLIC_ORIGIN is https or API_HOST
  * is not loopback), DEMO_PASSWORD (portal-demo-2026),
- * TRUSTED_PROXIES (none), PUBLIC_ORIGIN (http://127.0.0.1:4321), SMTP_URL (unset: emails stay in the
+ * TRUSTED_PROXIES (none), PUBLIC_ORIGIN (http://localhost:4321), SMTP_URL (unset: emails stay in the
  * outbox), MAIL_FROM (Member Concierge <no-reply@{public host}>), OUTBOX_VIEWER (false),
  * STORAGE_SECRET (unset: a random one per process; files are kept in DATA_DIR/storage), S3_*
  * (files in an S3-compatible bucket instead), FACTOR_SECRET_KEY (unset: one kept in DATA_DIR).

@@ -23,7 +23,7 @@ import {
 import { clientAddressHeader } from '../src/lib/internal-headers.ts';
 import { loggablePath } from '../src/lib/token-redaction.ts';
 import { staticFiles } from './static-files.mjs';
-import { insecureServingProblem, parseConfig } from '../src/server/config.ts';
+import { insecureServingProblem, localAddress, parseConfig } from '../src/server/config.ts';
 import {
   builtEditorOrigin,
   builtWithGitHubModeEditor,
@@ -311,7 +311,6 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 const inUrl = (host) => (host.includes(':') ? `[${host}]` : host);
-const shownHost = settings.host === '0.0.0.0' ? 'localhost' : inUrl(settings.host);
 const local = settings.host === '0.0.0.0' ? '127.0.0.1' : inUrl(settings.host);
 const readiness = await fetch(`http://${local}:${settings.port}/readyz`);
 if (!readiness.ok) {
@@ -326,4 +325,4 @@ if (!readiness.ok) {
     `The API at ${settings.apiOrigin} does not answer yet; /readyz answers 503 until it does.`,
   );
 }
-console.log(`\nMember portal ready: http://${shownHost}:${settings.port}\n`);
+console.log(`\nMember portal ready: ${localAddress(settings)}\n`);

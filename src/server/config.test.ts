@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../api/settings.ts';
-import { insecureServingProblem, parseConfig, productionApiWarning } from './config';
+import {
+  insecureServingProblem,
+  localAddress,
+  parseConfig,
+  productionApiWarning,
+  siteOrigin,
+} from './config';
 
 describe('the web configuration', () => {
   it('runs on embedded defaults with no environment at all', () => {
@@ -126,6 +132,23 @@ describe('the web configuration', () => {
     expect(
       insecureServingProblem(parseConfig({ PUBLIC_ORIGIN: 'http://localhost:4321' })),
     ).toBeUndefined();
+  });
+
+  it('names a server on loopback by localhost, the one name passkeys work at', () => {
+    expect(localAddress(parseConfig({}))).toBe('http://localhost:4321');
+    expect(localAddress(parseConfig({ HOST: '::1', PORT: '4431' }))).toBe('http://localhost:4431');
+    expect(localAddress({ host: '0.0.0.0', port: 4321 })).toBe('http://localhost:4321');
+    expect(localAddress({ host: '192.0.2.7', port: 4321 })).toBe('http://192.0.2.7:4321');
+  });
+
+  it('links emails to the public origin when there is one, else to the local address', () => {
+    expect(siteOrigin(parseConfig({}))).toBe('http://localhost:4321');
+    expect(siteOrigin(parseConfig({ PUBLIC_ORIGIN: 'http://127.0.0.1:4431' }))).toBe(
+      'http://127.0.0.1:4431',
+    );
+    expect(siteOrigin(parseConfig({ PUBLIC_ORIGIN: 'https://portal.example.com' }))).toBe(
+      'https://portal.example.com',
+    );
   });
 
   it('refuses plain HTTP to other machines unless the operator opts out', () => {

@@ -209,13 +209,24 @@ export function productionApiWarning(config: WebConfig): string | undefined {
 let cached: WebConfig | undefined;
 
 /**
- * The site's address as a visitor reaches it: `PUBLIC_ORIGIN`, else this server's own address.
- * Links in emails start with it, never with a request's Host header.
+ * The address to open this server at on this machine, as it says when it is ready. A server on
+ * loopback (or on every address) is `http://localhost:<port>`, not `http://127.0.0.1:<port>`:
+ * browsers refuse an IP address as a passkey's site, and the portal gives its passkeys to
+ * `localhost` (api/services/passkeys.ts), so only that name signs in with one.
+ */
+export function localAddress(config: Pick<WebConfig, 'host' | 'port'>): string {
+  const everyAddress = config.host === '0.0.0.0' || config.host === '::';
+  const host = everyAddress || isLoopbackHost(config.host) ? 'localhost' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
+
+/**
+ * The site's address as a visitor reaches it: `PUBLIC_ORIGIN`, else this server's own address on
+ * this machine ({@link localAddress}). Links in emails start with it, never with a request's Host
+ * header.
  */
 export function siteOrigin(config: WebConfig): string {
-  if (config.publicOrigin) return config.publicOrigin;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  return config.publicOrigin ?? localAddress(config);
 }
 
 /** The configuration of this process. */

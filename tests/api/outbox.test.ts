@@ -635,7 +635,7 @@ describe('openReferenceApi and the outbox worker', () => {
       expect(sent).toHaveLength(0);
 
       expect(await api.outbox.deliverDue()).toBe(1);
-      expect(sent[0]?.text).toContain('http://127.0.0.1:4321/reset-password/');
+      expect(sent[0]?.text).toContain('http://localhost:4321/reset-password/');
     } finally {
       await api.close();
       await fresh.dispose();

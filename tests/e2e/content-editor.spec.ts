@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { contentFileProblems } from '../../src/content/content-files';
 import { offerFields, welcomeFields } from '../../src/content/fields';
 import { devServerTest, viteClientConnected, type DevServer } from './support/dev-server';
 import { signIn } from './support/journeys';
@@ -27,6 +29,16 @@ const firstCompile = { timeout: 90_000 };
 const aboutUsFile = (devServer: DevServer) =>
   path.join(devServer.root, 'src/content/welcome/about-us.md');
 
+/** `prettier --check <file>` in the project at `root`, as `npm test` runs it: its status and output. */
+function prettierCheck(root: string, file: string): { status: number | null; output: string } {
+  const run = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', file],
+    { cwd: root, encoding: 'utf8' },
+  );
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
 async function openAboutUsInEditor(page: Page): Promise<void> {
   await page.goto('/keystatic');
   await page.getByRole('link', { name: 'About us (step 1)' }).first().click(firstCompile);
@@ -39,7 +51,9 @@ test('an editor changes the lead of the first welcome page and saves: the member
   devServer,
 }) => {
   test.slow();
-  const lead = 'Real people who take the everyday errands off your hands, start to finish.';
+  // Longer than a line of the editor's YAML, which folds it.
+  const lead =
+    'Real people who take the everyday errands off your hands, from the first call to the last detail.';
   // A member reads the page, in a window of their own.
   const member = await context.newPage();
   await member.goto('/sign-in');
@@ -65,10 +79,16 @@ test('an editor changes the lead of the first welcome page and saves: the member
   await expect(member.getByText(lead)).toBeVisible(firstCompile);
   await expect(member.getByRole('heading', { level: 1 })).toHaveText('Welcome to Member Concierge');
   const saved = readFileSync(aboutUsFile(devServer), 'utf8');
-  expect(saved).toContain(`lead: ${lead}\n`);
+  expect(saved).toMatch(/^lead: >-\n {2}Real people who take/m);
   // The rest of the file is as it was: its title, its step and its body.
   expect(saved).toMatch(/^---\ntitle: Welcome to Member Concierge\nstep: 1\nlead: /);
   expect(saved).toContain('Tell us what you need, in your own words');
+  // Committed as it was saved, it passes the checks of `npm test`: Prettier's, and the content's.
+  expect(prettierCheck(devServer.root, 'src/content/welcome/about-us.md')).toEqual({
+    status: 0,
+    output: 'Checking formatting...\nAll matched files use Prettier code style!\n',
+  });
+  expect(contentFileProblems('src/content/welcome/about-us.md', saved)).toEqual([]);
 });
 
 test('a title over 80 characters is refused in the editor with the rule’s own words, and not saved', async ({

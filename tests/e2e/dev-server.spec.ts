@@ -109,3 +109,10 @@ test('an editor’s save reloads the welcome page; a mistake is told in the term
   // as a page asked for it reloads every open page, mid-way through whatever its reader was doing.
   expect(devServer.output()).not.toContain('optimized dependencies changed');
 });
+
+test('npm run dev names its address as localhost, where passkeys work, as it starts', ({
+  devServer,
+}) => {
+  const port = new URL(devServer.baseURL).port;
+  expect(devServer.startOutput).toMatch(new RegExp(`Local +http://localhost:${port}/$`, 'mu'));
+});

@@ -186,3 +186,45 @@ test('a member with a phone ticks the box with the texted code', async ({ page }
   await signOutAndIn(page, person);
   await expect(page).toHaveURL(`${origin}/dashboard`);
 });
+
+test('the box’s warning about shared computers is shown whole on a laptop’s screen', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${origin}/sign-in`);
+  await signIn(page, { email: 'verified@example.com', password: 'portal-demo-2026' });
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Get your sign-in code');
+  await waitForHydration(page);
+  // The box comes with the field for the code.
+  await page.getByRole('button', { name: 'Text me a code' }).click();
+  const hint = page.getByText(
+    'Signing in here will take only your password until then. Leave this off on a shared computer.',
+    { exact: true },
+  );
+  await expect(hint).toBeVisible();
+  await expect(rememberBox(page)).toHaveAccessibleName(/Leave this off on a shared computer\.$/);
+
+  const shown = await hint.evaluate((element) => {
+    const style = getComputedStyle(element);
+    const text = document.createRange();
+    text.selectNodeContents(element);
+    const words = text.getBoundingClientRect();
+    const box = element.getBoundingClientRect();
+    const chip = element.closest('label')?.getBoundingClientRect();
+    return {
+      lineClamp: style.webkitLineClamp,
+      textOverflow: style.textOverflow,
+      overflowsItsBox:
+        element.scrollHeight > element.clientHeight || element.scrollWidth > element.clientWidth,
+      wordsInsideBox: words.top >= box.top && words.bottom <= box.bottom + 0.5,
+      boxInsideChip: chip !== undefined && box.top >= chip.top && box.bottom <= chip.bottom + 0.5,
+    };
+  });
+  expect(shown).toEqual({
+    lineClamp: 'none',
+    textOverflow: 'clip',
+    overflowsItsBox: false,
+    wordsInsideBox: true,
+    boxInsideChip: true,
+  });
+});

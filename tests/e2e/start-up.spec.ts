@@ -85,3 +85,17 @@ test('a server for production given demo accounts and the outbox by name warns i
     await server.stop();
   }
 });
+
+test('a server on this machine alone says it is ready at localhost, where passkeys work', async ({
+  page,
+}) => {
+  const server = await startPortalServer({ env: { PUBLIC_ORIGIN: undefined } });
+  try {
+    const port = new URL(server.baseURL).port;
+    expect(server.output()).toContain(`Member portal ready: http://localhost:${port}\n`);
+    await page.goto(`http://localhost:${port}/sign-in`);
+    await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
+  } finally {
+    await server.stop();
+  }
+});

@@ -18,6 +18,11 @@ export interface DevServer {
   readonly root: string;
   /** Everything the server printed so far, stdout and stderr interleaved. */
   output(): string;
+  /**
+   * What it printed until it said where it listens, before this fixture asked it for anything:
+   * what `npm run dev` prints of its own accord as it starts.
+   */
+  readonly startOutput: string;
   /** Stops the server and everything it started, and removes the copy. Safe to repeat. */
   stop(): Promise<void>;
 }
@@ -31,11 +36,79 @@ process.once('exit', () => {
   for (const group of running) killGroup(group, 'SIGKILL');
 });
 
+export interface DevServerOptions {
+  /** How long the server has to answer `/readyz`. */
+  readonly timeoutMs?: number;
+  /**
+   * The server's DATA_DIR, which the caller makes and removes; without it, a folder beside the
+   * copy, removed with it.
+   */
+  readonly dataDir?: string;
+}
+
+/** Astro's line saying where the development server listens, printed once it is ready to serve. */
+const listeningLine = /^\S*\s*Local\s+http:\/\/\S+/mu;
+
 /**
- * Starts `npm run dev` on a copy of the project and a free loopback port, and returns once
- * `/readyz` answers 200 (the embedded API has opened and seeded its database); always `stop()` it.
+ * Starts `npm run dev` on a copy of the project and a free loopback port, and returns once it has
+ * said where it listens and `/readyz` answers 200; always `stop()` it.
  */
-export async function startDevServer({ timeoutMs = 150_000 } = {}): Promise<DevServer> {
+export async function startDevServer({
+  timeoutMs = 150_000,
+  dataDir,
+}: DevServerOptions = {}): Promise<DevServer> {
+  const server = await launchDevServer(dataDir);
+  let startOutput: string;
+  try {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    startOutput = await untilListening(server, deadline, timeoutMs);
+    for (;;) {
+      if (server.exitCode() !== undefined) {
+        throw new Error(
+          `npm run dev exited (${String(server.exitCode())}) before /readyz answered`,
+        );
+      }
+      if (deadline.aborted) throw new Error(`/readyz did not answer within ${timeoutMs / 1000} s`);
+      // The first request compiles the page: it may take seconds, and is answered once done.
+      const ready = await fetch(`${server.baseURL}/readyz`, { signal: deadline }).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (ready) break;
+      await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+    }
+  } catch (error) {
+    await server.stop();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`${reason}\n── npm run dev output ──\n${server.output()}`);
+  }
+  return { ...server, startOutput };
+}
+
+/** Resolves with what the server printed once it says where it listens. */
+async function untilListening(
+  server: LaunchedDevServer,
+  deadline: AbortSignal,
+  timeoutMs: number,
+): Promise<string> {
+  for (;;) {
+    const output = server.output();
+    if (listeningLine.test(output)) return output;
+    if (server.exitCode() !== undefined) {
+      throw new Error(`npm run dev exited (${String(server.exitCode())}) before it listened`);
+    }
+    if (deadline.aborted)
+      throw new Error(`npm run dev did not listen within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+  }
+}
+
+interface LaunchedDevServer extends Omit<DevServer, 'startOutput'> {
+  /** Its exit code once it has exited (null for a signal), undefined while it runs. */
+  exitCode(): number | null | undefined;
+}
+
+async function launchDevServer(dataDir: string | undefined): Promise<LaunchedDevServer> {
   const { folder, root } = copyOfProject('portal-dev-');
 
   const port = await freePort();
@@ -47,7 +120,7 @@ export async function startDevServer({ timeoutMs = 150_000 } = {}): Promise<DevS
     PUBLIC_ORIGIN: undefined,
     HOST: '127.0.0.1',
     PORT: String(port),
-    DATA_DIR: path.join(folder, 'data'),
+    DATA_DIR: dataDir ?? path.join(folder, 'data'),
     ASTRO_TELEMETRY_DISABLED: '1',
     NO_COLOR: '1',
     FORCE_COLOR: '0',
@@ -108,28 +181,7 @@ export async function startDevServer({ timeoutMs = 150_000 } = {}): Promise<DevS
     return stopping;
   };
 
-  try {
-    const deadline = AbortSignal.timeout(timeoutMs);
-    for (;;) {
-      if (exitCode !== undefined) {
-        throw new Error(`npm run dev exited (${String(exitCode)}) before /readyz answered`);
-      }
-      if (deadline.aborted) throw new Error(`/readyz did not answer within ${timeoutMs / 1000} s`);
-      // The first request compiles the page and opens the embedded API's database: it may take
-      // half a minute, and is answered once that is done.
-      const ready = await fetch(`${baseURL}/readyz`, { signal: deadline }).then(
-        (response) => response.ok,
-        () => false,
-      );
-      if (ready) break;
-      await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
-    }
-  } catch (error) {
-    await stop();
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`${reason}\n── npm run dev output ──\n${output()}`);
-  }
-  return { baseURL, root, output, stop };
+  return { baseURL, root, output, exitCode: () => exitCode, stop };
 }
 
 /** Signals every process of the group; a group that has gone already is no error. */
