@@ -16,6 +16,7 @@ import {
 } from './src/server/rendering/island-renderer-name.ts';
 import { cachedCspDigests } from './src/build/cached-csp-digests.mjs';
 import { contentEditor, contentEditorStorage } from './src/build/content-editor.mjs';
+import { dataFolderAtDevStart } from './src/build/data-folder-at-dev-start.mjs';
 import { localhostAtDevStart } from './src/build/localhost-at-dev-start.mjs';
 import { taggedComponents } from './src/build/tagged-components.mjs';
 import { islandModuleGraph } from './src/build/island-module-graph.mjs';
@@ -87,6 +88,7 @@ export default defineConfig({
     // The content editors' editor, only in builds that may serve it (docs/DECISIONS.md).
     contentEditor(),
     localhostAtDevStart(),
+    dataFolderAtDevStart(),
     {
       // Islands render with React's renderer, which also lists on each island the modules it
       // needs, and hydrate by the product's own directives, which fetch those at once

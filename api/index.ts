@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Hono } from 'hono';
 import { createApiApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
-import { seedDemoData, seedDemoRequests, type DemoAccount } from './db/seed.ts';
+import type { DemoAccount } from './db/demo-accounts.ts';
+import { seedDemoData, seedDemoRequests } from './db/seed.ts';
 import { systemClock, type Clock } from './services/clock.ts';
 import {
   createSmtpEmailProvider,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { z } from 'zod';
 import { isDataFolderInUse } from './db/data-folder-lock.ts';
+import { demoAccountsText } from './db/demo-accounts.ts';
 import { secretKeptIn } from './kept-secret.ts';
 import { DEFAULT_PUBLIC_ORIGIN, openReferenceApi, type ReferenceApiServer } from './index.ts';
 import {
@@ -129,14 +130,7 @@ const server = serve(
         );
       }
     }
-    if (api.demoAccounts.length > 0) {
-      console.log('Demo accounts (email, password):');
-      for (const account of api.demoAccounts) {
-        console.log(
-          `  ${account.email.padEnd(28)} ${account.password.padEnd(20)} ${account.description}`,
-        );
-      }
-    }
+    if (api.demoAccounts.length > 0) console.log(demoAccountsText(api.demoAccounts));
   },
 );
 

@@ -10,6 +10,7 @@ import {
   isDataFolderInUse,
   LOCK_FILE_NAME,
   lockDataFolder,
+  refuseDataFolderInUse,
   removeAbandonedLock,
   type DataFolderLock,
   type LockHolder,
@@ -225,6 +226,28 @@ describe('lockDataFolder', () => {
     expect(said.filter((line) => line === 'held')).toHaveLength(1);
     expect(said.filter((line) => line.includes('is in use by another process'))).toHaveLength(3);
   }, 30_000);
+});
+
+describe('refuseDataFolderInUse', () => {
+  it('refuses a folder a live process holds, in the words of the lock, and takes nothing', async () => {
+    const holder = liveProcess();
+    leaveLock({ pid: holder, startTime: await startTimeOf(holder) });
+    const refusal = await refuseDataFolderInUse(folder).catch((error: unknown) => error);
+    expect(isDataFolderInUse(refusal)).toBe(true);
+    expect((refusal as Error).message).toContain(`is in use by another process (pid ${holder})`);
+    expect(holderNow().pid).toBe(holder);
+  });
+
+  it('lets a free folder, an abandoned lock and this process’s own lock pass, taking nothing', async () => {
+    await refuseDataFolderInUse(folder);
+    expect(existsSync(lockFile)).toBe(false);
+    leaveLock({ pid: await deadPid() });
+    await refuseDataFolderInUse(folder);
+    rmSync(lockFile);
+    await lock();
+    await refuseDataFolderInUse(folder);
+    expect(holderNow().pid).toBe(process.pid);
+  });
 });
 
 describe('removeAbandonedLock', () => {

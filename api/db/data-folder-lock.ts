@@ -134,6 +134,24 @@ export async function lockDataFolder(
 }
 
 /**
+ * Throws {@link DataFolderInUseError} when a live process other than this one holds the folder,
+ * and takes nothing either way: for a process that opens the folder later but must refuse a
+ * folder in use as it starts (`npm run dev`, which may start again in the process that holds it).
+ */
+export async function refuseDataFolderInUse(
+  folder: string,
+  options: DataFolderLockOptions = {},
+): Promise<void> {
+  const host = options.host ?? hostname();
+  const file = path.join(path.resolve(folder), LOCK_FILE_NAME);
+  const holder = (await readLock(file))?.holder;
+  if (!holder || (holder.host === host && ownTokens.has(holder.token))) return;
+  if (await isAlive(holder, file, host, options)) {
+    throw new DataFolderInUseError(folder, holder, host);
+  }
+}
+
+/**
  * Creates the lock file whole, or not at all: written under a name of its own, then linked into
  * place, which fails if the file exists. A file opened with `wx` and then written would exist
  * empty for a moment, and a process reading it then could not tell a holder from a crash.

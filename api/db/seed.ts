@@ -5,6 +5,12 @@ import { newStorageKey } from '../services/files.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../services/passwords.ts';
 import type { FileStorage } from '../services/storage/file-storage.ts';
 import type { Database } from './client.ts';
+import {
+  DEFAULT_DEMO_PASSWORD,
+  DEMO_USERS,
+  demoAccounts,
+  type DemoAccount,
+} from './demo-accounts.ts';
 import { INTERNAL_COMPANY_NAMES } from './internal-companies.ts';
 import {
   blobs,
@@ -15,17 +21,6 @@ import {
   type RequestStatus,
   type RequestUpdateAuthor,
 } from './schema.ts';
-
-/** A ready-made account, printed at start-up so that people can sign in to a fresh install. */
-export interface DemoAccount {
-  email: string;
-  password: string;
-  description: string;
-}
-
-export const DEFAULT_DEMO_PASSWORD = 'portal-demo-2026';
-
-export { INTERNAL_COMPANY_NAMES };
 
 interface DemoCompany {
   name: string;
@@ -39,69 +34,6 @@ const DEMO_COMPANIES: readonly DemoCompany[] = [
   { name: 'Northwind Secure', slug: 'northwind', mfaRequired: true },
   { name: INTERNAL_COMPANY_NAMES[0], slug: null, mfaRequired: false },
   { name: INTERNAL_COMPANY_NAMES[1], slug: null, mfaRequired: false },
-];
-
-interface DemoUser {
-  email: string;
-  name: string;
-  lastName: string;
-  companyName: string;
-  /** The phone enrolled for two-step verification (E.164), or null. */
-  mfaPhone: string | null;
-  /**
-   * Created as having said "not now" to the phone offer, so that it signs in straight to the
-   * Dashboard for 30 days; new sign-ups show the offer.
-   */
-  offerDeclined: boolean;
-  description: string;
-}
-
-export const DEMO_USERS: readonly DemoUser[] = [
-  {
-    email: 'member@example.com',
-    name: 'Avery',
-    lastName: 'Jordan',
-    companyName: 'Acme Health',
-    mfaPhone: null,
-    offerDeclined: true,
-    description: 'Member of Acme Health',
-  },
-  {
-    email: 'verified@example.com',
-    name: 'Morgan',
-    lastName: 'Ellis',
-    companyName: 'Acme Health',
-    mfaPhone: '+15555550123',
-    offerDeclined: false,
-    description: 'Member with a phone for two-step verification',
-  },
-  {
-    email: 'secure@example.com',
-    name: 'Casey',
-    lastName: 'Nguyen',
-    companyName: 'Northwind Secure',
-    mfaPhone: null,
-    offerDeclined: false,
-    description: 'Member of Northwind Secure, which requires two-step verification',
-  },
-  {
-    email: 'concierge@example.com',
-    name: 'Jordan',
-    lastName: 'Lee',
-    companyName: INTERNAL_COMPANY_NAMES[0],
-    mfaPhone: null,
-    offerDeclined: true,
-    description: `Internal staff (${INTERNAL_COMPANY_NAMES[0]})`,
-  },
-  {
-    email: 'operations@example.com',
-    name: 'Sam',
-    lastName: 'Rivera',
-    companyName: INTERNAL_COMPANY_NAMES[1],
-    mfaPhone: null,
-    offerDeclined: true,
-    description: `Internal staff (${INTERNAL_COMPANY_NAMES[1]})`,
-  },
 ];
 
 /** Arbitrary but fixed, so that two servers seeding one database at once take turns. */
@@ -215,7 +147,7 @@ export async function seedDemoData(
     }
   });
 
-  return DEMO_USERS.map(({ email, description }) => ({ email, password, description }));
+  return demoAccounts(password);
 }
 
 /** A file the demo data attaches, written to storage as a member would have uploaded it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DEMO_PASSWORD, DEMO_USERS } from '../db/seed.ts';
+import { DEFAULT_DEMO_PASSWORD, DEMO_USERS } from '../db/demo-accounts.ts';
 import { STRENGTH_CHECK_MAX_LENGTH } from './password-strength.ts';
 import { checkPasswordPolicy, WEAKNESS_MESSAGES } from './passwords.ts';
 

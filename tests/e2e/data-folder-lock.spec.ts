@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runApiServerUntilExit, startApiServer } from './support/api-server';
+import { runDevServerUntilExit } from './support/dev-server';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 
 /**
@@ -64,6 +65,15 @@ test('a web server refuses the data folder of the API running alone, in one line
   const web = await startPortal('exit');
   expect(await web.exited).toBe(1);
   expectOneLineRefusal(web.output());
+});
+
+test('npm run dev refuses the data folder of a running web server as it starts, in one line', async () => {
+  await startPortal();
+  const { code, output } = await runDevServerUntilExit({ dataDir });
+  expect(code).toBe(1);
+  expectOneLineRefusal(output);
+  // Before it served anything: it never said where it listens.
+  expect(output).not.toMatch(/Local\s+http/u);
 });
 
 test('the API alone refuses the data folder of a running web server, in one line', async () => {

@@ -116,3 +116,12 @@ test('npm run dev names its address as localhost, where passkeys work, as it sta
   const port = new URL(devServer.baseURL).port;
   expect(devServer.startOutput).toMatch(new RegExp(`Local +http://localhost:${port}/$`, 'mu'));
 });
+
+test('npm run dev prints the demo accounts as it starts, and once', ({ devServer }) => {
+  expect(devServer.startOutput).toContain('Demo accounts (email, password):');
+  expect(devServer.startOutput).toMatch(
+    /^ {2}member@example\.com +portal-demo-2026 +Member of Acme Health$/mu,
+  );
+  // The embedded API, opened since by the pages above, does not print them again.
+  expect(devServer.output().match(/Demo accounts \(email, password\):/gu)).toHaveLength(1);
+});

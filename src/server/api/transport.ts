@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { demoAccountsShownAtStart, demoAccountsText } from '../../../api/db/demo-accounts.ts';
 import { onShutdown } from '../../../api/shutdown.ts';
 import type { ApiThreadOptions } from '../../../api/embedded-thread-messages.ts';
 import type { ReferenceApi } from '../../../api/index.ts';
@@ -89,12 +90,8 @@ async function connect(): Promise<ApiEndpoint> {
   // Its outbox worker finishes the message in flight and the database closes once the last
   // request has been answered.
   onShutdown(() => api.close());
-  if (api.demoAccounts.length > 0) {
-    const rows = api.demoAccounts.map(
-      (account) =>
-        `  ${account.email.padEnd(28)} ${account.password.padEnd(20)} ${account.description}`,
-    );
-    console.log(['Demo accounts (email, password):', ...rows].join('\n'));
+  if (api.demoAccounts.length > 0 && !demoAccountsShownAtStart()) {
+    console.log(demoAccountsText(api.demoAccounts));
   }
   return { transport: (request) => api.fetch(request), baseUrl: 'http://embedded-api.internal' };
 }

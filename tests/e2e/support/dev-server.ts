@@ -85,6 +85,25 @@ export async function startDevServer({
   return { ...server, startOutput };
 }
 
+/**
+ * Runs `npm run dev` on a copy of the project until it exits by itself, for a server that must
+ * refuse to start; gives up (and stops it) after `timeoutMs`.
+ */
+export async function runDevServerUntilExit({
+  timeoutMs = 150_000,
+  dataDir,
+}: DevServerOptions = {}): Promise<{ code: number | null | undefined; output: string }> {
+  const server = await launchDevServer(dataDir);
+  const deadline = Date.now() + timeoutMs;
+  while (server.exitCode() === undefined && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+  }
+  const code = server.exitCode();
+  const output = server.output();
+  await server.stop();
+  return { code, output };
+}
+
 /** Resolves with what the server printed once it says where it listens. */
 async function untilListening(
   server: LaunchedDevServer,
