@@ -83,7 +83,8 @@ export default defineConfig({
   build: { inlineStylesheets: 'always' },
   integrations: [
     react(),
-    // The content editors' editor, only in builds that may serve it (docs/DECISIONS.md).
+    // The content editors' editor, only in builds that may serve it
+    // (docs/decisions/059-content-editor-keystatic.md).
     contentEditor(),
     {
       // Islands render with React's renderer, which also lists on each island the modules it
