@@ -85,7 +85,8 @@ export default defineConfig({
   build: { inlineStylesheets: 'always' },
   integrations: [
     react(),
-    // The content editors' editor, only in builds that may serve it (docs/DECISIONS.md).
+    // The content editors' editor, only in builds that may serve it
+    // (docs/decisions/059-content-editor-keystatic.md).
     contentEditor(),
     localhostAtDevStart(),
     dataFolderAtDevStart(),

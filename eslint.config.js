@@ -37,8 +37,8 @@ export default defineConfig(
   },
   { files: ['**/*.tsx'], ...jsxA11y.flatConfigs.strict },
   {
-    // The password dictionaries (megabytes, docs/DECISIONS.md) stay on the server: what the
-    // browser runs never imports them, nor the API's password checks.
+    // The password dictionaries (megabytes, docs/decisions/046-passwords-by-zxcvbn.md) stay on the
+    // server: what the browser runs never imports them, nor the API's password checks.
     files: ['src/islands/**', 'src/ui/**', 'src/hydration/**', 'src/stores/**', 'src/lib/**'],
     rules: {
       'no-restricted-imports': [

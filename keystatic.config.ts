@@ -11,11 +11,11 @@ import {
 import { paths } from './src/route-paths';
 
 /**
- * The content editors' editor at /keystatic (docs/DECISIONS.md): the same files the content
- * collections read (src/content.config.ts), with the same fields (src/content/fields.ts). Under
- * `npm run dev` it saves to `src/content/` on this machine; a build made with
- * `PUBLIC_KEYSTATIC_GITHUB_REPO` set commits to that repository through GitHub's sign-in instead
- * (src/build/content-editor.mjs decides whether a build has the editor at all).
+ * The content editors' editor at /keystatic (docs/decisions/059-content-editor-keystatic.md): the
+ * same files the content collections read (src/content.config.ts), with the same fields
+ * (src/content/fields.ts). Under `npm run dev` it saves to `src/content/` on this machine; a build
+ * made with `PUBLIC_KEYSTATIC_GITHUB_REPO` set commits to that repository through GitHub's sign-in
+ * instead (src/build/content-editor.mjs decides whether a build has the editor at all).
  */
 const repository = import.meta.env.PUBLIC_KEYSTATIC_GITHUB_REPO;
 

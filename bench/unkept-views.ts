@@ -1,6 +1,6 @@
 /**
  * Addresses for views the server cannot answer from a kept copy of a member's page
- * (docs/DECISIONS.md, "Members' pages kept and sent again while their data version stands"):
+ * (docs/decisions/060-kept-member-pages.md):
  * each call gives the address with a query of its own (`view=<n>`), which the pages ignore and
  * the kept copies' keys do not, so every view is rendered.
  */

@@ -167,7 +167,8 @@ export const pageRoutes = [
     guard: 'auth',
     endpoint: true,
   },
-  // The member's own account; its later sections will be pages under /account (docs/DECISIONS.md).
+  // The member's own account; its later sections will be pages under /account
+  // (docs/decisions/047-account-page-and-member-menu.md).
   { name: 'Account', pattern: '/account', guard: 'auth' },
   { name: 'AccountData', pattern: '/account/data', guard: 'auth' },
   /** The member's data as one JSON file, straight from the API (docs/PRODUCT.md §11.2). */

@@ -64,7 +64,7 @@ const signInBody = z.object({
 /**
  * The current password is capped as sign-in's is; the new one too, not at the policy's 128: the
  * policy counts characters of the NFKC form, which a cap on UTF-16 units cannot, and answers with
- * its own sentence (docs/DECISIONS.md).
+ * its own sentence (docs/decisions/048-password-change-signed-in.md).
  */
 const passwordChangeBody = z.object({
   user: z.object({

@@ -26,7 +26,7 @@ export interface DeviceSession {
  * The token hash is itself a hash of 256 random bits, so the id is as unguessable as the token,
  * stable for the session's life, and needs neither a column nor a secret; it tells nothing of
  * the row's integer (how many sessions the API has started) nor of the token hash, whose hash it
- * is (docs/DECISIONS.md).
+ * is (docs/decisions/050-devices.md).
  */
 export function publicSessionId(session: Pick<Session, 'tokenHash'>): string {
   return createHash('sha256')

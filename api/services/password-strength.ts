@@ -7,7 +7,7 @@ import type { MatchEstimated, ZxcvbnFactory } from '@zxcvbn-ts/core';
  * anywhere. Server side only: nothing here may be imported by a page or an island.
  *
  * The choices (threshold, the 64-character window, the l33t limit) and their measurements are in
- * docs/DECISIONS.md ("Passwords: what attackers try first").
+ * docs/decisions/046-passwords-by-zxcvbn.md.
  */
 
 /**
@@ -56,8 +56,9 @@ async function loadEstimator(): Promise<ZxcvbnFactory> {
 }
 
 /**
- * The estimator with its dictionaries, loaded on first use (the API starts it) and then kept: about 0.6 s and 27 MB of
- * heap, once per process (docs/DECISIONS.md). A failed load is tried again on the next use.
+ * The estimator with its dictionaries, loaded on first use (the API starts it) and then kept: about
+ * 0.6 s and 27 MB of heap, once per process (docs/decisions/046-passwords-by-zxcvbn.md). A failed
+ * load is tried again on the next use.
  */
 export function passwordEstimator(): Promise<ZxcvbnFactory> {
   estimator ??= loadEstimator().catch((error: unknown) => {

@@ -39,9 +39,9 @@ export interface RememberedDeviceView {
 }
 
 /**
- * The public id of a remembered device, made as a session's (devices.ts, docs/DECISIONS.md): a
- * SHA-256 of its token hash under its own prefix, cut to 128 bits. It tells neither the row's
- * number nor the hash, and never equals the id of a session.
+ * The public id of a remembered device, made as a session's (devices.ts,
+ * docs/decisions/050-devices.md): a SHA-256 of its token hash under its own prefix, cut to 128
+ * bits. It tells neither the row's number nor the hash, and never equals the id of a session.
  */
 export function publicRememberedDeviceId(device: Pick<RememberedDevice, 'tokenHash'>): string {
   return createHash('sha256')

@@ -7,7 +7,8 @@ export { passwordMaxLength };
 /**
  * Whether the API can store the text as typed: PostgreSQL's text holds no U+0000, and a surrogate
  * without its pair has no UTF-8 form, so the API refuses either with its own sentence naming its
- * own field path (docs/DECISIONS.md). Checking here keeps that sentence off the page.
+ * own field path (docs/decisions/031-text-the-database-cannot-keep.md). Checking here keeps that
+ * sentence off the page.
  */
 export function isStorableText(text: string): boolean {
   return text.isWellFormed() && !text.includes('\u0000');

@@ -3,7 +3,7 @@
  * paint: the paint timing entry arrives after the frame has reached the screen, which on a slow
  * device is well after the task that painted it. Scripts fetched from here therefore compete
  * neither with the document nor with the first paint, even where the frame is shown late
- * (docs/DECISIONS.md, "Islands hydrate after the first paint"). A page already painted reports it
+ * (docs/decisions/033-hydrate-after-first-paint.md). A page already painted reports it
  * at once. In a tab opened in the background nothing is painted, so nothing starts until it is
  * shown.
  */

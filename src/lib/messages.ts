@@ -130,8 +130,9 @@ export const detailsTooLongMessage = 'Details must be 5000 characters or fewer';
 export const noteEmptyMessage = 'Write a note or add a file';
 export const noteTooLongMessage = 'Note must be 5000 characters or fewer';
 /**
- * Text with U+0000 or half of a surrogate pair, which the API refuses because it cannot store it
- * as typed (docs/DECISIONS.md): named by the field's label, never by the API's field path.
+ * Text with U+0000 or half of a surrogate pair, which the API refuses because it cannot store it as
+ * typed (docs/decisions/031-text-the-database-cannot-keep.md): named by the field's label, never by
+ * the API's field path.
  */
 export const unsavableCharacterMessage = (fieldLabel = 'Your answer'): string =>
   `${fieldLabel} contains a character that cannot be saved. Remove any null characters or broken emoji`;

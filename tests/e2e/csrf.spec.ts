@@ -879,8 +879,9 @@ interface Attack {
   readonly name: string;
   /**
    * Whom it is tried on (everyone unless set). A token planted with its copy is refused only where
-   * a session signs it: before sign-in every visitor's token is signed alike, so planting one
-   * there is the Origin and Sec-Fetch-Site checks' to stop (docs/DECISIONS.md).
+   * a session signs it: before sign-in every visitor's token is signed alike, so planting one there
+   * is the Origin and Sec-Fetch-Site checks' to stop
+   * (docs/decisions/025-cross-site-action-calls-refused.md).
    */
   readonly victims?: readonly ActionUnderAttack['victim'][];
   readonly forge: (victim: HttpVisitor, attacker: HttpVisitor) => Forgery;

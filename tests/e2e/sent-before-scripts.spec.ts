@@ -5,7 +5,7 @@ import { signIn, waitForHydration } from './support/journeys';
  * A member on a slow connection may press a form's button before its script has loaded. The
  * browser then posts the form itself, and the page the server answers with hydrates once the
  * script arrives: it must keep the answer the server rendered, and go on working as an island
- * (docs/DECISIONS.md, "A form sent before its script has loaded").
+ * (docs/decisions/034-form-sent-before-script.md).
  */
 
 /**

@@ -19,13 +19,13 @@ export const siteDataClearedBy = {
 } as const;
 
 /**
- * docs/PRODUCT.md §11 headers, on every answer the server renders. The Content-Security-Policy of
- * a page is Astro's, in one header (hashes of every inline script and style, and the directives
- * of astro.config.mjs, framing and reporting included), with scripts and styles from the build's
+ * docs/PRODUCT.md §11 headers, on every answer the server renders. The Content-Security-Policy of a
+ * page is Astro's, in one header (hashes of every inline script and style, and the directives of
+ * astro.config.mjs, framing and reporting included), with scripts and styles from the build's
  * folder alone (the content editor's page takes inline styles and reaches GitHub); an HTML answer
- * Astro did not render gets a policy that allows nothing, except
- * under `astro dev`, where no page has a policy (docs/DECISIONS.md). Answers are never stored by
- * any cache unless they say otherwise: pages and action answers are made for one visitor.
+ * Astro did not render gets a policy that allows nothing, except under `astro dev`, where no page
+ * has a policy (docs/decisions/043-no-csp-under-astro-dev.md). Answers are never stored by any
+ * cache unless they say otherwise: pages and action answers are made for one visitor.
  */
 export const securityHeaders = defineMiddleware(async (context, next) => {
   const response = await next();

@@ -10,7 +10,7 @@ const actionResultAttribute = 'data-action-result';
  * is not an enumerable property, so it was lost: an island hydrating after a post sent before its
  * script had loaded showed the fallback message where the server had rendered the real one, React
  * found the text changed, dropped the server's HTML and rendered the form as new, without the
- * answer (docs/DECISIONS.md, "A form sent before its script has loaded").
+ * answer (docs/decisions/034-form-sent-before-script.md).
  */
 export function writingActionResultsWhole(
   renderer: NamedSSRLoadedRendererValue,
