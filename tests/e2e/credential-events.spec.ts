@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { newPerson, signUp } from './support/accounts';
+import { newPerson } from './support/accounts';
+import { newMemberOnSecurityPage } from './support/authenticator-app';
 import { followEmailLink } from './support/inbox';
 import { signIn, waitForHydration } from './support/journeys';
 import { startPortalServer, type PortalServer } from './support/portal-server';
@@ -41,18 +42,6 @@ test.afterAll(async () => {
 const noLongerWorks =
   'your password, email address or two-step verification changed after it was sent';
 
-/** Signs a new person up, skips the phone offer, and opens Sign-in and security. */
-async function newMemberOnSecurityPage(page: Page, firstName: string) {
-  const person = newPerson(firstName);
-  await page.goto(`${origin}/sign-up`);
-  await signUp(page, person);
-  await expect(page).toHaveURL(`${origin}/mfa-enrollment`);
-  await page.getByRole('button', { name: 'Skip for now' }).click();
-  await expect(page).toHaveURL(`${origin}/welcome/about-us`);
-  await page.goto(`${origin}/account/security`);
-  return person;
-}
-
 async function askForResetLink(page: Page, email: string) {
   await page.goto(`${origin}/forgot-password`);
   await page.getByLabel('Email address').fill(email);
@@ -88,7 +77,7 @@ async function newContext(browser: Browser, javaScriptEnabled = true) {
 test('a reset link asked for before a password change is refused after it, in words', async ({
   page,
 }) => {
-  const person = await newMemberOnSecurityPage(page, 'Avery');
+  const person = await newMemberOnSecurityPage(page, origin, 'Avery', true);
   const mailbox = await page.context().newPage();
   await askForResetLink(mailbox, person.email);
 
@@ -108,7 +97,7 @@ test('an address change asked by whoever signed up first dies with the owner’s
 }) => {
   const attacker = await newContext(browser);
   const attackerPage = await attacker.newPage();
-  const victim = await newMemberOnSecurityPage(attackerPage, 'Casey');
+  const victim = await newMemberOnSecurityPage(attackerPage, origin, 'Casey', true);
   const attackerEmail = newPerson('Mallory').email;
   const emailSection = attackerPage.getByRole('region', { name: 'Change your email address' });
   await emailSection.getByLabel('New email address').fill(attackerEmail);
@@ -149,7 +138,12 @@ for (const javaScriptEnabled of [true, false]) {
   }) => {
     const context = await newContext(browser, javaScriptEnabled);
     const page = await context.newPage();
-    const person = await newMemberOnSecurityPage(page, javaScriptEnabled ? 'Drew' : 'Emery');
+    const person = await newMemberOnSecurityPage(
+      page,
+      origin,
+      javaScriptEnabled ? 'Drew' : 'Emery',
+      javaScriptEnabled,
+    );
     // Just signed up: the ways to add a factor are there, and no password is asked again.
     await expect(page.getByRole('button', { name: 'Set up an authenticator app' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toHaveCount(0);

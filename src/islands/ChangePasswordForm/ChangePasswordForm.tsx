@@ -1,14 +1,10 @@
 import { actions } from '../island-actions';
 import { passwordChangeFallbackMessage } from '../../lib/messages';
 import { newPasswordHint } from '../../lib/password-rules';
-import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
-import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { TextInput } from '../../ui/TextInput/TextInput';
-import styles from '../account-form.module.css';
-import { forgetPasswords } from '../forget-passwords';
+import { PasswordProofForm } from '../PasswordProofForm';
 import { useFormAction } from '../use-form-action';
-import { CurrentPasswordInput } from '../CurrentPasswordInput';
 
 export interface ChangePasswordFormProps {
   /** The signed double-submit token, echoed with the form. */
@@ -33,18 +29,7 @@ export default function ChangePasswordForm({ xsrfToken }: ChangePasswordFormProp
   });
 
   return (
-    <form
-      className={styles['form']}
-      action={form.formAction}
-      noValidate
-      onSubmit={forgetPasswords(form.onSubmit)}
-    >
-      <ErrorSummary errors={form.summary} />
-      <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
-      <CurrentPasswordInput
-        id="change-password-current"
-        error={form.fieldError('current_password')}
-      />
+    <PasswordProofForm form={form} xsrfToken={xsrfToken} passwordId="change-password-current">
       <TextInput
         id="change-password-new"
         label="New password"
@@ -58,6 +43,6 @@ export default function ChangePasswordForm({ xsrfToken }: ChangePasswordFormProp
       <Button type="submit" loading={form.pending}>
         Change password
       </Button>
-    </form>
+    </PasswordProofForm>
   );
 }

@@ -1,11 +1,7 @@
 import { actions } from '../island-actions';
 import { reauthenticationFallbackMessage } from '../../lib/messages';
-import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
-import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
-import styles from '../account-form.module.css';
-import { CurrentPasswordInput } from '../CurrentPasswordInput';
-import { forgetPasswords } from '../forget-passwords';
+import { PasswordProofForm } from '../PasswordProofForm';
 import { useFormAction } from '../use-form-action';
 
 export interface ConfirmPasswordFormProps {
@@ -29,19 +25,11 @@ export default function ConfirmPasswordForm({ xsrfToken, returnTo }: ConfirmPass
   });
 
   return (
-    <form
-      className={styles['form']}
-      action={form.formAction}
-      noValidate
-      onSubmit={forgetPasswords(form.onSubmit)}
-    >
-      <ErrorSummary errors={form.summary} />
-      <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
+    <PasswordProofForm form={form} xsrfToken={xsrfToken} passwordId={passwordId}>
       <input type="hidden" name="return_to" value={returnTo} />
-      <CurrentPasswordInput id={passwordId} error={form.fieldError('current_password')} />
       <Button type="submit" loading={form.pending}>
         Confirm password
       </Button>
-    </form>
+    </PasswordProofForm>
   );
 }

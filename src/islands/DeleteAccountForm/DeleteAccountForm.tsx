@@ -1,13 +1,9 @@
 import { actions } from '../island-actions';
 import { accountDeletionFallbackMessage, accountDeletionPhrase } from '../../lib/messages';
-import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
-import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import { TextInput } from '../../ui/TextInput/TextInput';
-import styles from '../account-form.module.css';
-import { forgetPasswords } from '../forget-passwords';
+import { PasswordProofForm } from '../PasswordProofForm';
 import { useFormAction } from '../use-form-action';
-import { CurrentPasswordInput } from '../CurrentPasswordInput';
 
 export interface DeleteAccountFormProps {
   /** The signed double-submit token, echoed with the form. */
@@ -31,18 +27,7 @@ export default function DeleteAccountForm({ xsrfToken }: DeleteAccountFormProps)
   });
 
   return (
-    <form
-      className={styles['form']}
-      action={form.formAction}
-      noValidate
-      onSubmit={forgetPasswords(form.onSubmit)}
-    >
-      <ErrorSummary errors={form.summary} />
-      <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
-      <CurrentPasswordInput
-        id="delete-account-password"
-        error={form.fieldError('current_password')}
-      />
+    <PasswordProofForm form={form} xsrfToken={xsrfToken} passwordId="delete-account-password">
       <TextInput
         id="delete-account-confirmation"
         label={`To confirm, type “${accountDeletionPhrase}”`}
@@ -56,6 +41,6 @@ export default function DeleteAccountForm({ xsrfToken }: DeleteAccountFormProps)
       <Button type="submit" variant="danger" loading={form.pending}>
         Delete my account
       </Button>
-    </form>
+    </PasswordProofForm>
   );
 }

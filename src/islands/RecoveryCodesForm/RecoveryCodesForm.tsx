@@ -1,11 +1,7 @@
 import { actions } from '../island-actions';
 import { recoveryCodesFallbackMessage } from '../../lib/messages';
-import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
-import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
-import styles from '../account-form.module.css';
-import { CurrentPasswordInput } from '../CurrentPasswordInput';
-import { forgetPasswords } from '../forget-passwords';
+import { PasswordProofForm } from '../PasswordProofForm';
 import { useFormAction } from '../use-form-action';
 import { RecoveryCodeList } from './RecoveryCodeList';
 
@@ -28,18 +24,10 @@ export default function RecoveryCodesForm({ xsrfToken }: RecoveryCodesFormProps)
   if (form.data) return <RecoveryCodeList codes={form.data.recoveryCodes} />;
 
   return (
-    <form
-      className={styles['form']}
-      action={form.formAction}
-      noValidate
-      onSubmit={forgetPasswords(form.onSubmit)}
-    >
-      <ErrorSummary errors={form.summary} />
-      <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
-      <CurrentPasswordInput id={passwordId} error={form.fieldError('current_password')} />
+    <PasswordProofForm form={form} xsrfToken={xsrfToken} passwordId={passwordId}>
       <Button type="submit" variant="secondary" loading={form.pending}>
         Make new recovery codes
       </Button>
-    </form>
+    </PasswordProofForm>
   );
 }

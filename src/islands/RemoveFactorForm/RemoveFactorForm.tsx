@@ -5,12 +5,8 @@ import {
   phoneRemoveFallbackMessage,
   twoStepTurnOffFallbackMessage,
 } from '../../lib/messages';
-import { xsrfFieldName } from '../../lib/xsrf-names';
 import { Button } from '../../ui/Button/Button';
-import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
-import styles from '../account-form.module.css';
-import { CurrentPasswordInput } from '../CurrentPasswordInput';
-import { forgetPasswords } from '../forget-passwords';
+import { PasswordProofForm } from '../PasswordProofForm';
 import { useFormAction } from '../use-form-action';
 
 export interface RemoveFactorFormProps {
@@ -66,19 +62,11 @@ export default function RemoveFactorForm({ xsrfToken, factor, passkeyId }: Remov
   });
 
   return (
-    <form
-      className={styles['form']}
-      action={form.formAction}
-      noValidate
-      onSubmit={forgetPasswords(form.onSubmit)}
-    >
-      <ErrorSummary errors={form.summary} />
-      <input type="hidden" name={xsrfFieldName} value={xsrfToken} />
+    <PasswordProofForm form={form} xsrfToken={xsrfToken} passwordId={passwordId}>
       {passkeyId && <input type="hidden" name="passkey_id" value={passkeyId} />}
-      <CurrentPasswordInput id={passwordId} error={form.fieldError('current_password')} />
       <Button type="submit" variant="secondary" loading={form.pending}>
         {removal.button}
       </Button>
-    </form>
+    </PasswordProofForm>
   );
 }
