@@ -34,7 +34,8 @@ function editTerms(edit: (text: string) => string): void {
 describe('the terms of service as content editors change them', () => {
   beforeAll(() => {
     copy = mkdtempSync(path.join(tmpdir(), 'legal-content-'));
-    for (const entry of ['src', 'astro.config.mjs', 'tsconfig.json', 'package.json']) {
+    // api/ too: the configuration's start-up checks for `npm run dev` import from it.
+    for (const entry of ['src', 'api', 'astro.config.mjs', 'tsconfig.json', 'package.json']) {
       cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true });
     }
     symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'), 'dir');

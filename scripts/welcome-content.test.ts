@@ -37,7 +37,8 @@ function editWelcomePage(page: string, edit: (text: string) => string): void {
 describe('the welcome pages as content editors change them', () => {
   beforeAll(() => {
     copy = mkdtempSync(path.join(tmpdir(), 'welcome-content-'));
-    for (const entry of ['src', 'astro.config.mjs', 'tsconfig.json', 'package.json']) {
+    // api/ too: the configuration's start-up checks for `npm run dev` import from it.
+    for (const entry of ['src', 'api', 'astro.config.mjs', 'tsconfig.json', 'package.json']) {
       cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true });
     }
     symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
