@@ -38,7 +38,7 @@ import { parseOrigin } from './settings.ts';
 import { passwordEstimator } from './services/password-strength.ts';
 import { createFactorSecrets, randomFactorSecrets } from './services/factor-secrets.ts';
 
-export type { DemoAccount } from './db/seed.ts';
+export type { DemoAccount } from './db/demo-accounts.ts';
 export type { Clock } from './services/clock.ts';
 export type { EmailProvider, OutboxWorker, TextProvider } from './services/outbox.ts';
 export type { FileStorage } from './services/storage/file-storage.ts';

@@ -31,10 +31,13 @@ const aboutUsFile = (devServer: DevServer) =>
 
 /** `prettier --check <file>` in the project at `root`, as `npm test` runs it: its status and output. */
 function prettierCheck(root: string, file: string): { status: number | null; output: string } {
+  // Node warns on stderr when both colour settings are given, as `npm test` gives them.
+  const env = { ...process.env };
+  delete env['FORCE_COLOR'];
   const run = spawnSync(
     process.execPath,
     [path.join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', file],
-    { cwd: root, encoding: 'utf8' },
+    { cwd: root, encoding: 'utf8', env },
   );
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }

@@ -467,6 +467,16 @@ const actions: Record<string, ActionUnderAttack> = {
       };
     },
   },
+  // The password given again before a factor is added: its one trace a page shows is its toast.
+  'account.confirmPassword': {
+    victim: 'member',
+    prepare: ({ victim }) => ({
+      page: '/account/security',
+      fields: { current_password: member.password, return_to: '/account/security' },
+      written: async () =>
+        (await (await victim.send('/account/security')).text()).includes('Password confirmed'),
+    }),
+  },
   // One new member, whose address is unproven, for the three email actions below.
   'account.resendConfirmation': {
     victim: 'visitor',
