@@ -5,7 +5,8 @@ import type { Hono } from 'hono';
 import { createApiApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
 import type { DemoAccount } from './db/demo-accounts.ts';
-import { seedDemoData, seedDemoRequests } from './db/seed.ts';
+import { seedDemoRequests } from './db/seed-requests.ts';
+import { seedDemoData } from './db/seed.ts';
 import { systemClock, type Clock } from './services/clock.ts';
 import {
   createSmtpEmailProvider,

@@ -2,7 +2,8 @@ import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobs, requests, requestUpdates, users } from '../../api/db/schema.ts';
 import { DEFAULT_DEMO_PASSWORD } from '../../api/db/demo-accounts.ts';
-import { seedDemoData, seedDemoRequests } from '../../api/db/seed.ts';
+import { seedDemoRequests } from '../../api/db/seed-requests.ts';
+import { seedDemoData } from '../../api/db/seed.ts';
 import { startTestApi, type TestApi } from './support.ts';
 
 let api: TestApi;
