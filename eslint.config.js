@@ -5,6 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { layerImports } from './eslint/layer-imports.js';
 
 export default defineConfig(
   {
@@ -55,6 +56,36 @@ export default defineConfig(
     },
   },
   astro.configs.recommended,
+  {
+    // One line between the portal and the API: the portal talks to any server that speaks the
+    // contract, and reaches into api/ only where it embeds the reference API.
+    plugins: { house: { rules: { 'layer-imports': layerImports } } },
+    rules: {
+      'house/layer-imports': [
+        'error',
+        {
+          root: import.meta.dirname,
+          layers: [
+            { folder: 'contract/', allow: ['contract/'] },
+            { folder: 'platform/', allow: ['platform/', 'contract/'] },
+            { folder: 'api/', deny: ['src/'] },
+            {
+              folder: 'src/',
+              deny: ['api/'],
+              except: ['src/server/api/transport.ts'],
+              because: 'the portal talks to the API through its client (src/server/api/)',
+            },
+            {
+              folder: 'scripts/',
+              deny: ['api/'],
+              except: ['scripts/start.mjs'],
+              because: 'only the server entry point starts the embedded API',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.astro', '**/*.{js,mjs}'],
     extends: [tseslint.configs.disableTypeChecked],

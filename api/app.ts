@@ -3,17 +3,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
-import { monitoring } from './monitoring.ts';
-import { isFromTrustedProxy } from './http/client-address.ts';
+import { monitoring } from '../platform/monitoring.ts';
+import { isFromTrustedProxy } from '../platform/client-address.ts';
 import type { ApiDependencies } from './http/context.ts';
-import {
-  currentRequestId,
-  logger,
-  requestIdFor,
-  requestIdHeader,
-  withRequestId,
-} from './logger.ts';
-import { errorResponse, ErrorMessage } from './http/errors.ts';
+import { currentRequestId, logger, requestIdFor, withRequestId } from '../platform/logger.ts';
+import { errorResponse } from './http/errors.ts';
 import { createBatchRoutes } from './routes/batch.ts';
 import { createCompaniesRoutes } from './routes/companies.ts';
 import { createAttachmentsRoutes } from './routes/attachments.ts';
@@ -27,6 +21,8 @@ import { createRequestsRoutes } from './routes/requests.ts';
 import { createStorageRoutes } from './routes/storage.ts';
 import { createUsersRoutes } from './routes/users.ts';
 import { LocalFileStorage, STORAGE_PATH } from './services/storage/local-storage.ts';
+import { REQUEST_ID_HEADER } from '../contract/headers.ts';
+import { ErrorMessage } from '../contract/error-messages.ts';
 
 export type { ApiDependencies } from './http/context.ts';
 
@@ -65,7 +61,7 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
     const requestId =
       inProcess ??
       requestIdFor(
-        c.req.header(requestIdHeader),
+        c.req.header(REQUEST_ID_HEADER),
         isFromTrustedProxy(c, dependencies.trustedProxies),
       );
     c.header('X-Request-Id', requestId);

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { ReferenceApi } from './index.ts';
-import { currentRequestContext, logger, newRequestId } from './logger.ts';
+import { currentRequestContext, logger, newRequestId } from '../platform/logger.ts';
 import {
   bodyToMessage,
   type ApiThreadOptions,

@@ -1,5 +1,5 @@
 import type { DemoAccount, ReferenceApiOptions } from './index.ts';
-import type { S3Settings } from './services/storage/s3-settings.ts';
+import type { S3Settings } from '../platform/s3-settings.ts';
 
 /**
  * What the web server and the embedded API's worker thread say to each other
@@ -52,7 +52,7 @@ export type FromApiThread =
       readonly status: number;
       readonly headers: [string, string][];
       readonly body: MessageBody;
-      /** The SQL statements the call cost, counted with the page's (api/logger.ts). */
+      /** The SQL statements the call cost, counted with the page's (platform/logger.ts). */
       readonly databaseStatements: number;
     }
   | { readonly type: 'fault'; readonly id: number; readonly message: string }

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDataFolderInUse, LOCK_FILE_NAME } from './db/data-folder-lock.ts';
 import { startReferenceApiInThread } from './embedded-thread-client.ts';
 import type { ReferenceApi } from './index.ts';
-import { currentRequestContext, withRequestId } from './logger.ts';
-import { systemClock } from './services/clock.ts';
+import { currentRequestContext, withRequestId } from '../platform/logger.ts';
+import { systemClock } from '../platform/clock.ts';
 import { LocalFileStorage } from './services/storage/local-storage.ts';
 
 const entry = new URL('./embedded-thread.ts', import.meta.url);

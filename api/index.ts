@@ -7,7 +7,7 @@ import { openDatabase } from './db/client.ts';
 import type { DemoAccount } from './db/demo-accounts.ts';
 import { seedDemoRequests } from './db/seed-requests.ts';
 import { seedDemoData } from './db/seed.ts';
-import { systemClock, type Clock } from './services/clock.ts';
+import { systemClock, type Clock } from '../platform/clock.ts';
 import {
   createSmtpEmailProvider,
   defaultMailFrom,
@@ -34,18 +34,18 @@ import {
   createUnattachedFileSweeper,
   type UnattachedFileSweeper,
 } from './services/unattached-file-sweeper.ts';
-import { TrustedProxies } from './http/trusted-proxies.ts';
-import { parseOrigin } from './settings.ts';
+import { TrustedProxies } from '../platform/trusted-proxies.ts';
+import { parseOrigin } from '../platform/settings.ts';
 import { passwordEstimator } from './services/password-strength.ts';
 import { createFactorSecrets, randomFactorSecrets } from './services/factor-secrets.ts';
 
 export type { DemoAccount } from './db/demo-accounts.ts';
-export type { Clock } from './services/clock.ts';
+export type { Clock } from '../platform/clock.ts';
 export type { EmailProvider, OutboxWorker, TextProvider } from './services/outbox.ts';
 export type { FileStorage } from './services/storage/file-storage.ts';
 export type { UnattachedFileSweeper } from './services/unattached-file-sweeper.ts';
 export type { SecurityEventSweeper } from './services/security-event-sweeper.ts';
-export { TrustedProxies } from './http/trusted-proxies.ts';
+export { TrustedProxies } from '../platform/trusted-proxies.ts';
 
 /** Where the site is when nobody says: the web server's default address. */
 export const DEFAULT_PUBLIC_ORIGIN = 'http://localhost:4321';

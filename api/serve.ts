@@ -3,7 +3,7 @@ import { serve } from '@hono/node-server';
 import { z } from 'zod';
 import { isDataFolderInUse } from './db/data-folder-lock.ts';
 import { demoAccountsText } from './db/demo-accounts.ts';
-import { secretKeptIn } from './kept-secret.ts';
+import { secretKeptIn } from '../platform/kept-secret.ts';
 import { DEFAULT_PUBLIC_ORIGIN, openReferenceApi, type ReferenceApiServer } from './index.ts';
 import {
   booleanSetting,
@@ -19,9 +19,9 @@ import {
   smtpUrlSetting,
   secretKeySetting,
   trustedProxiesSetting,
-} from './settings.ts';
-import { logLevels } from './logger.ts';
-import { readS3Settings } from './services/storage/s3-settings.ts';
+} from '../platform/settings.ts';
+import { logLevels } from '../platform/logger.ts';
+import { readS3Settings } from '../platform/s3-settings.ts';
 
 /**
  * `npm run api`: the reference API alone over HTTP (docs/PRODUCT.md §7's local server on port

@@ -8,18 +8,17 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import compression from 'compression';
-import { clientAddressFrom } from '../api/http/client-address.ts';
+import { clientAddressFrom } from '../platform/client-address.ts';
 import { runEmbeddedApiInThread } from '../api/embedded-thread-client.ts';
-import { runShutdownTasks } from '../api/shutdown.ts';
-import { productionConveniencesLine } from '../api/settings.ts';
+import { runShutdownTasks } from '../platform/shutdown.ts';
+import { productionConveniencesLine } from '../platform/settings.ts';
 import {
   currentRequestContext,
   logger,
   requestIdFor,
-  requestIdHeader,
   withRequestContext,
   withRequestId,
-} from '../api/logger.ts';
+} from '../platform/logger.ts';
 import { clientAddressHeader } from '../src/lib/internal-headers.ts';
 import { loggablePath } from '../src/lib/token-redaction.ts';
 import { staticFiles } from './static-files.mjs';
@@ -37,6 +36,7 @@ import { sessionSecret } from '../src/server/secret.ts';
 import { isWellSignedXsrfToken, issueXsrfToken } from '../src/server/session/xsrf.ts';
 import { firstVisitCopyPaths, matchRoute } from '../src/routes.ts';
 import { allowedHosts } from '../src/server/http/allowed-hosts.ts';
+import { REQUEST_ID_HEADER } from '../contract/headers.ts';
 
 // React and other dependencies pick their production builds from this (several times faster).
 process.env.NODE_ENV ??= 'production';
@@ -216,10 +216,10 @@ function countBody(request, response) {
  */
 function identifyRequest(request, response) {
   const requestId = requestIdFor(
-    request.headers[requestIdHeader],
+    request.headers[REQUEST_ID_HEADER],
     settings.trustedProxies.trusts(request.socket.remoteAddress),
   );
-  request.headers[requestIdHeader] = requestId;
+  request.headers[REQUEST_ID_HEADER] = requestId;
   response.setHeader('X-Request-Id', requestId);
   return requestId;
 }

@@ -9,7 +9,7 @@ import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrat
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { countDatabaseStatement, logger } from '../logger.ts';
+import { countDatabaseStatement, logger } from '../../platform/logger.ts';
 import { lockDataFolder } from './data-folder-lock.ts';
 import * as schema from './schema.ts';
 

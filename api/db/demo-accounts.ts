@@ -1,4 +1,4 @@
-import { INTERNAL_COMPANY_NAMES } from './internal-companies.ts';
+import { INTERNAL_COMPANY_NAMES } from '../../platform/internal-companies.ts';
 
 /**
  * The demo accounts (docs/PRODUCT.md §1), as data alone: seed.ts makes them, and the servers print

@@ -1,3 +1,4 @@
+import { SECURITY_EVENT_KINDS } from '../../contract/security-event-kinds.ts';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -11,7 +12,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { CONTACT_METHODS } from '../services/profile-choices.ts';
+import { CONTACT_METHODS } from '../../contract/profile-choices.ts';
 
 /** The second factors a member can prove at the MFA step. */
 export const SECOND_FACTOR_KINDS = ['sms', 'app', 'passkey'] as const;
@@ -451,36 +452,6 @@ export const outboxMessages = pgTable(
     index('outbox_messages_created_at_index').on(table.createdAt),
   ],
 );
-
-/** What the Activity page lists (docs/PRODUCT.md §11.2); api/services/security-events.ts. */
-export const SECURITY_EVENT_KINDS = [
-  'signed_in',
-  'sign_in_failed',
-  'locked',
-  'unlocked',
-  'password_changed',
-  'password_reset',
-  'email_verified',
-  'email_change_requested',
-  'email_changed',
-  'two_step_enabled',
-  'two_step_phone_changed',
-  'two_step_disabled',
-  'two_step_codes_paused',
-  'authenticator_app_added',
-  'authenticator_app_removed',
-  'two_step_phone_removed',
-  'recovery_codes_renewed',
-  'recovery_code_used',
-  'passkey_added',
-  'passkey_removed',
-  'device_remembered',
-  'remembered_device_forgotten',
-  'session_ended',
-  'other_sessions_ended',
-  'signed_out',
-] as const;
-export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 
 /**
  * The account's security events, newest first on the Activity page; kept 90 days, then removed

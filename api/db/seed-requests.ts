@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { HOUR, type Clock } from '../services/clock.ts';
+import { HOUR, type Clock } from '../../platform/clock.ts';
 import { newStorageKey } from '../services/files.ts';
 import type { FileStorage } from '../services/storage/file-storage.ts';
 import type { Database } from './client.ts';

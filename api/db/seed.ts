@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Clock } from '../services/clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from '../services/passwords.ts';
 import type { Database } from './client.ts';
 import {
@@ -8,7 +8,7 @@ import {
   demoAccounts,
   type DemoAccount,
 } from './demo-accounts.ts';
-import { INTERNAL_COMPANY_NAMES } from './internal-companies.ts';
+import { INTERNAL_COMPANY_NAMES } from '../../platform/internal-companies.ts';
 import { companies, users } from './schema.ts';
 
 interface DemoCompany {

@@ -1,8 +1,10 @@
+import { MFA_TOKEN_HEADER } from '../../contract/headers.ts';
 import type { Context, MiddlewareHandler } from 'hono';
 import { awaitsMfa, requestHasVerifiedMfa } from '../services/mfa.ts';
 import { authenticateSession, type AuthenticatedSession } from '../services/sessions.ts';
 import type { ApiDependencies, ApiEnv } from './context.ts';
-import { errorResponse, ErrorMessage } from './errors.ts';
+import { errorResponse } from './errors.ts';
+import { ErrorMessage } from '../../contract/error-messages.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -10,9 +12,6 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 export function bearerToken(c: Context): string | undefined {
   return BEARER.exec(c.req.header('authorization') ?? '')?.[1];
 }
-
-/** The header that carries the mfa token issued by POST /mfa/verify (docs/PRODUCT.md §7.1). */
-export const MFA_TOKEN_HEADER = 'mfa-token';
 
 export interface RequireSessionOptions {
   /**

@@ -1,9 +1,9 @@
 import type { Database } from '../db/client.ts';
 import type { Session, User } from '../db/schema.ts';
-import type { Clock } from '../services/clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import type { FactorSecrets } from '../services/factor-secrets.ts';
 import type { FileStorage } from '../services/storage/file-storage.ts';
-import type { TrustedProxies } from './trusted-proxies.ts';
+import type { TrustedProxies } from '../../platform/trusted-proxies.ts';
 
 /** What every route of the API needs, handed over when the app is created. */
 export interface ApiDependencies {

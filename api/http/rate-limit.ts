@@ -1,7 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { consumeRateLimit, type RateLimitRule } from '../services/rate-limits.ts';
 import type { ApiDependencies, ApiEnv } from './context.ts';
-import { errorResponse, ErrorMessage } from './errors.ts';
+import { errorResponse } from './errors.ts';
+import { ErrorMessage } from '../../contract/error-messages.ts';
 
 /**
  * Counts one request against `rule` for `subject` and, once the window's limit is spent, returns

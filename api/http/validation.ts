@@ -1,7 +1,8 @@
 import { zValidator } from '@hono/zod-validator';
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { errorResponse, ErrorMessage } from './errors.ts';
+import { errorResponse } from './errors.ts';
+import { ErrorMessage } from '../../contract/error-messages.ts';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 

@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
 import { requireSession } from '../http/authentication.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse, ErrorMessage } from '../http/errors.ts';
+import { errorResponse } from '../http/errors.ts';
 import { uuidParameter } from '../http/validation.ts';
 import { createDownloadAddress } from '../services/files.ts';
+import { ErrorMessage } from '../../contract/error-messages.ts';
 
 /**
  * The member's attached files: /api/v1/attachments/{id} answers a download address valid for 5

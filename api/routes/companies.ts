@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { clientAddress } from '../http/client-address.ts';
+import { clientAddress } from '../../platform/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse, ErrorMessage } from '../http/errors.ts';
+import { errorResponse } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { COMPANY_LOOKUPS_PER_IP } from '../services/rate-limits.ts';
 import { joinableCompany } from '../services/companies.ts';
+import { ErrorMessage } from '../../contract/error-messages.ts';
 
 const slugParameter = z.string().trim().min(1).max(100);
 

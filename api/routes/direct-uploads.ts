@@ -2,15 +2,13 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireSession } from '../http/authentication.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse, ErrorMessage } from '../http/errors.ts';
+import { errorResponse } from '../http/errors.ts';
 import { rateLimitPerUser } from '../http/rate-limit.ts';
 import { jsonBody } from '../http/validation.ts';
-import {
-  createDirectUpload,
-  MAX_FILE_BYTES,
-  STORAGE_QUOTA_EXCEEDED_MESSAGE,
-} from '../services/files.ts';
+import { createDirectUpload, STORAGE_QUOTA_EXCEEDED_MESSAGE } from '../services/files.ts';
 import { DIRECT_UPLOADS_PER_USER } from '../services/rate-limits.ts';
+import { MAX_FILE_BYTES } from '../../contract/limits.ts';
+import { ErrorMessage } from '../../contract/error-messages.ts';
 
 /** `type/subtype` (RFC 6838 characters), without parameters. */
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;

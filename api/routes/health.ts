@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { ApiDependencies } from '../http/context.ts';
-import { logger } from '../logger.ts';
+import { logger } from '../../platform/logger.ts';
 
 /** How long the database has to answer the readiness probe before it counts as unreachable. */
 export const DATABASE_PROBE_TIMEOUT_MS = 2_000;

@@ -1,9 +1,9 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { MFA_TOKEN_HEADER, requireSession } from '../http/authentication.ts';
-import { clientAddress, requestOrigin } from '../http/client-address.ts';
+import { requireSession } from '../http/authentication.ts';
+import { clientAddress, requestOrigin } from '../../platform/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse, ErrorMessage, wrongCurrentPasswordResponse } from '../http/errors.ts';
+import { errorResponse, wrongCurrentPasswordResponse } from '../http/errors.ts';
 import { rateLimit, rateLimitPerUser, tooManyRequests } from '../http/rate-limit.ts';
 import { jsonBody, passwordInput } from '../http/validation.ts';
 import {
@@ -58,6 +58,8 @@ import {
 } from '../services/rate-limits.ts';
 import { countUnusedRecoveryCodes } from '../services/recovery-codes.ts';
 import { isRecentlyProven } from '../services/recent-proof.ts';
+import { MFA_TOKEN_HEADER } from '../../contract/headers.ts';
+import { ErrorMessage } from '../../contract/error-messages.ts';
 
 const enrollBody = z.object({ mfa_number: z.string().max(64) });
 /** Skip the step on this browser for 30 days once it succeeds ("Remember this device"). */

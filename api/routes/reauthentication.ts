@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireSession } from '../http/authentication.ts';
-import { clientAddress, requestOrigin } from '../http/client-address.ts';
+import { clientAddress, requestOrigin } from '../../platform/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { wrongCurrentPasswordResponse } from '../http/errors.ts';
 import { rateLimit, rateLimitPerUser } from '../http/rate-limit.ts';

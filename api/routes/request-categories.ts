@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import { requireSession } from '../http/authentication.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse, ErrorMessage } from '../http/errors.ts';
+import { errorResponse } from '../http/errors.ts';
 import { isStorableText, queryParameters } from '../http/validation.ts';
 import { findCategory, listCategories } from '../services/request-categories.ts';
 import { pageOfRequests } from '../services/requests.ts';
 import { listPositionQuery, pagePositionOf } from './requests.ts';
+import { ErrorMessage } from '../../contract/error-messages.ts';
 
 /**
  * What members can ask for: /api/v1/request_categories (docs/PRODUCT.md §7.2.1). A category's

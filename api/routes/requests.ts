@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireSession } from '../http/authentication.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse, ErrorMessage } from '../http/errors.ts';
+import { errorResponse } from '../http/errors.ts';
 import { rateLimitPerUser } from '../http/rate-limit.ts';
 import { jsonBody, queryParameters, uuidParameter } from '../http/validation.ts';
 import type { AttachmentProblem } from '../services/files.ts';
@@ -12,14 +12,18 @@ import {
   addNote,
   cancelRequest,
   createRequest,
-  MAX_ATTACHMENTS,
-  MAX_DETAILS_LENGTH,
-  MAX_NOTE_LENGTH,
-  MAX_TITLE_LENGTH,
   pageOfRequests,
   type PagePosition,
 } from '../services/requests.ts';
 import { decodeCursor, MAX_CURSOR_LENGTH } from '../services/request-cursor.ts';
+import {
+  MAX_TITLE_LENGTH,
+  MAX_DETAILS_LENGTH,
+  MAX_NOTE_LENGTH,
+  MAX_ATTACHMENTS,
+  isEmptyNote,
+} from '../../contract/limits.ts';
+import { ErrorMessage } from '../../contract/error-messages.ts';
 
 /** An empty parameter (`?status=`) means the parameter is not there. */
 const blankAsAbsent = (value: unknown) => (value === '' ? undefined : value);
@@ -133,7 +137,7 @@ export function createRequestsRoutes(dependencies: ApiDependencies) {
     })
     .post('/:id/notes', session, uuidParameter('id'), jsonBody(noteBody), writes, async (c) => {
       const { note } = c.req.valid('json');
-      if (note.body === '' && note.attachment_ids.length === 0) {
+      if (isEmptyNote(note.body, note.attachment_ids.length)) {
         return errorResponse(c, 400, ErrorMessage.emptyNote, 'note.body');
       }
       const result = await addNote(db, clock, storage, c.get('user').id, c.req.param('id'), {

@@ -3,14 +3,12 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { blobs } from '../db/schema.ts';
 import type { ApiDependencies } from '../http/context.ts';
-import { errorResponse, ErrorMessage } from '../http/errors.ts';
+import { errorResponse } from '../http/errors.ts';
 import { attachmentContentDisposition } from '../services/storage/content-disposition.ts';
 import { servedContentType } from '../services/storage/served-content-type.ts';
-import {
-  CHECKSUM_HEADER,
-  type LocalFileStorage,
-  type UploadRefusal,
-} from '../services/storage/local-storage.ts';
+import { type LocalFileStorage, type UploadRefusal } from '../services/storage/local-storage.ts';
+import { CHECKSUM_HEADER } from '../../contract/headers.ts';
+import { ErrorMessage } from '../../contract/error-messages.ts';
 
 const REFUSALS: Record<UploadRefusal, { status: 400 | 413; message: string }> = {
   too_large: { status: 413, message: ErrorMessage.uploadTooLarge },

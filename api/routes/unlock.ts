@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { clientAddress, requestOrigin } from '../http/client-address.ts';
+import { clientAddress, requestOrigin } from '../../platform/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse, ErrorMessage } from '../http/errors.ts';
+import { errorResponse } from '../http/errors.ts';
 import { rateLimit, tooManyRequests } from '../http/rate-limit.ts';
 import { jsonBody } from '../http/validation.ts';
 import {
@@ -11,6 +11,7 @@ import {
   UNLOCK_REQUEST_PER_IP,
 } from '../services/rate-limits.ts';
 import { requestUnlockLink, unlockWithToken } from '../services/unlock.ts';
+import { ErrorMessage } from '../../contract/error-messages.ts';
 
 /** The answers of the unlock routes that are not errors. */
 export const UnlockMessage = {

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { bearerToken, MFA_TOKEN_HEADER, requireSession } from '../http/authentication.ts';
-import { clientAddress, requestOrigin } from '../http/client-address.ts';
+import { bearerToken, requireSession } from '../http/authentication.ts';
+import { clientAddress, requestOrigin } from '../../platform/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse, ErrorMessage, wrongCurrentPasswordResponse } from '../http/errors.ts';
+import { errorResponse, wrongCurrentPasswordResponse } from '../http/errors.ts';
 import { rateLimit, rateLimitPerUser } from '../http/rate-limit.ts';
 import { memberName } from '../http/member-name.ts';
 import { jsonBody, passwordInput, queryParameters } from '../http/validation.ts';
@@ -18,7 +18,7 @@ import {
 } from '../services/devices.ts';
 import { companyRequiresMfa, signInMfaFlags } from '../services/mfa.ts';
 import { INVALID_US_PHONE_NUMBER } from '../services/phone-numbers.ts';
-import { CONTACT_METHODS, HELP_TOPICS } from '../services/profile-choices.ts';
+import { CONTACT_METHODS, HELP_TOPICS } from '../../contract/profile-choices.ts';
 import { describeCurrentUser, updateProfile } from '../services/profile.ts';
 import {
   forgetAllRememberedDevices,
@@ -47,6 +47,8 @@ import { createPasswordRoutes } from './passwords.ts';
 import { createReauthenticationRoutes } from './reauthentication.ts';
 import { createSignUpRoutes } from './sign-up.ts';
 import { createUnlockRoutes } from './unlock.ts';
+import { MFA_TOKEN_HEADER } from '../../contract/headers.ts';
+import { ErrorMessage } from '../../contract/error-messages.ts';
 
 const signInBody = z.object({
   user: z.object({

@@ -1,10 +1,10 @@
 import { and, eq, notExists, or } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
-import { logger } from '../logger.ts';
+import type { RequestOrigin } from '../../platform/client-address.ts';
+import { logger } from '../../platform/logger.ts';
 import { blobs, outboxMessages, storageDeletions, users, type User } from '../db/schema.ts';
 import { accountDeletedEmail } from './account-emails.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { acceptCurrentPassword } from './current-password.ts';
 import { removeQueuedStorageFiles } from './files.ts';
 import { enqueueEmail } from './outbox.ts';

@@ -1,3 +1,4 @@
+import { RECOVERY_CODES_LOW } from '../../contract/limits.ts';
 import type { EmailContent } from './outbox.ts';
 
 /**
@@ -377,9 +378,6 @@ export function recoveryCodesRenewedEmail(publicOrigin: string): EmailContent {
     ...resetIfNotYou(publicOrigin),
   });
 }
-
-/** At most this many codes left, the email of a used code asks for a new set. */
-export const RECOVERY_CODES_LOW = 3;
 
 function unusedCodesLeft(codesLeft: number): string {
   if (codesLeft === 0) return 'You have no unused recovery codes left.';

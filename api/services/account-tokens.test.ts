@@ -5,7 +5,7 @@ import {
   tokenExpiry,
   UNLOCK_TOKEN_LIFETIME_MS,
 } from './account-tokens.ts';
-import { HOUR } from './clock.ts';
+import { HOUR } from '../../platform/clock.ts';
 
 const issuedAt = new Date('2026-01-15T09:00:00.000Z');
 

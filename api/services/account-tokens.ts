@@ -7,8 +7,8 @@ import {
   type AccountTokenPurpose,
   type User,
 } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
-import { HOUR } from './clock.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { HOUR } from '../../platform/clock.ts';
 import { withMinimumDuration } from './timing.ts';
 import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
 

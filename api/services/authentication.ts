@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users, type User } from '../db/schema.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
-import type { Clock } from './clock.ts';
+import type { RequestOrigin } from '../../platform/client-address.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { registerSignInAttempt } from './lockout.ts';
 import { hasEnrolledMfa, markSessionVerified } from './mfa.ts';
 import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users, type User } from '../db/schema.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
+import type { RequestOrigin } from '../../platform/client-address.ts';
 import { authenticatorAppAddedEmail } from './account-emails.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { credentialsChanged } from './credential-events.ts';
 import type { FactorSecrets } from './factor-secrets.ts';
 import {

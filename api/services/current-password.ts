@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.ts';
 import type { User } from '../db/schema.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
+import type { RequestOrigin } from '../../platform/client-address.ts';
 import { registerSignInAttempt } from './lockout.ts';
 import { forgetRememberedDevices } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { sessions, type Session } from '../db/schema.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
+import type { RequestOrigin } from '../../platform/client-address.ts';
 import { forgetRememberedDevices } from './remembered-devices.ts';
 import { recordSecurityEvent } from './security-events.ts';
 import { sessionIsLive } from './sessions.ts';

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { accountTokens, users, type User } from '../db/schema.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
+import type { RequestOrigin } from '../../platform/client-address.ts';
 import {
   changeEmailEmail,
   confirmEmailLink,
@@ -11,7 +11,7 @@ import {
   verifyEmailEmail,
 } from './account-emails.ts';
 import { issueAccountToken, spendAccountToken, type TokenRefusal } from './account-tokens.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { credentialsChanged } from './credential-events.ts';
 import { acceptCurrentPassword } from './current-password.ts';
 import { enqueueEmail } from './outbox.ts';

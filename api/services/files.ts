@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { blobs, storageDeletions, users } from '../db/schema.ts';
-import { HOUR, MINUTE, type Clock } from './clock.ts';
+import { HOUR, MINUTE, type Clock } from '../../platform/clock.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 
 /**
@@ -11,8 +11,6 @@ import type { FileStorage } from './storage/file-storage.ts';
  * attached.
  */
 
-/** docs/PRODUCT.md §9: 25 MB. */
-export const MAX_FILE_BYTES = 26_214_400;
 /** How long a direct upload address works. */
 export const UPLOAD_ADDRESS_LIFETIME_MS = 10 * MINUTE;
 /** How long a download address works. */

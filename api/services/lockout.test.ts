@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOUR, MINUTE } from './clock.ts';
+import { HOUR, MINUTE } from '../../platform/clock.ts';
 import {
   currentLockoutState,
   isLocked,

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import { HOUR } from './clock.ts';
+import { HOUR } from '../../platform/clock.ts';
 
 /** Consecutive failed sign-ins that lock an account. */
 export const LOCKOUT_THRESHOLD = 10;

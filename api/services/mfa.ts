@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
+import type { RequestOrigin } from '../../platform/client-address.ts';
 import {
   companies,
   oneTimeCodes,
@@ -10,7 +10,6 @@ import {
   users,
   passkeys,
   type SecondFactorKind,
-  type SecurityEventKind,
   type Session,
   type User,
 } from '../db/schema.ts';
@@ -24,7 +23,7 @@ import {
   twoStepPhoneChangedEmail,
   twoStepPhoneRemovedEmail,
 } from './account-emails.ts';
-import { HOUR, type Clock } from './clock.ts';
+import { HOUR, type Clock } from '../../platform/clock.ts';
 import { emailCodesPausedNotice } from './codes-pause.ts';
 import { credentialsChanged } from './credential-events.ts';
 import { acceptCurrentPassword } from './current-password.ts';
@@ -59,6 +58,7 @@ import { rememberDevice, type IssuedRememberedDevice } from './remembered-device
 import { recordSecurityEvent } from './security-events.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
 import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
+import { type SecurityEventKind } from '../../contract/security-event-kinds.ts';
 
 /**
  * MFA by text message (docs/PRODUCT.md §4, §12): enrollment of a phone, codes texted to it, the

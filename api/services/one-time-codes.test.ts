@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MINUTE, SECOND } from './clock.ts';
+import { MINUTE, SECOND } from '../../platform/clock.ts';
 import {
   generateOneTimeCode,
   hashOneTimeCode,

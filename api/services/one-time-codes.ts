@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { OneTimeCode } from '../db/schema.ts';
-import { HOUR, MINUTE } from './clock.ts';
+import { HOUR, MINUTE } from '../../platform/clock.ts';
 
 /**
  * The one-time codes texted for MFA (docs/PRODUCT.md §11.2): 6 digits from a CSPRNG, stored

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOUR, MINUTE, SECOND } from './clock.ts';
+import { HOUR, MINUTE, SECOND } from '../../platform/clock.ts';
 import {
   MAX_DELIVERY_ATTEMPTS,
   maskRecipient,

@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { outboxMessages, type OutboxMessage } from '../db/schema.ts';
-import { logger } from '../logger.ts';
-import { HOUR, MINUTE, SECOND, type Clock } from './clock.ts';
+import { logger } from '../../platform/logger.ts';
+import { HOUR, MINUTE, SECOND, type Clock } from '../../platform/clock.ts';
 import { redactTokens } from './tokens.ts';
 import { repeatingPass, type RepeatingPass } from './repeating-pass.ts';
 

@@ -20,9 +20,9 @@ import {
   type User,
   type WebauthnChallengePurpose,
 } from '../db/schema.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
+import type { RequestOrigin } from '../../platform/client-address.ts';
 import { passkeyAddedEmail } from './account-emails.ts';
-import { MINUTE, type Clock } from './clock.ts';
+import { MINUTE, type Clock } from '../../platform/clock.ts';
 import { isLocked } from './lockout.ts';
 import {
   completeSecondStep,

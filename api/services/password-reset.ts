@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
+import type { RequestOrigin } from '../../platform/client-address.ts';
 import { passwordChangedEmail, passwordResetEmail, resetPasswordLink } from './account-emails.ts';
 import {
   findUsableAccountToken,
@@ -10,7 +10,7 @@ import {
   type TokenRefusal,
   withAccountOf,
 } from './account-tokens.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { credentialsChanged } from './credential-events.ts';
 import { UNLOCKED_STATE } from './lockout.ts';
 import { resumeOneTimeCodes } from './codes-pause.ts';

@@ -1,3 +1,4 @@
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contract/limits.ts';
 import { argon2, randomBytes, timingSafeEqual, type Argon2Parameters } from 'node:crypto';
 import { passwordWeakness, type Weakness } from './password-strength.ts';
 
@@ -9,9 +10,6 @@ export const ARGON2_SETTINGS = {
   saltBytes: 16,
   tagBytes: 32,
 } as const;
-
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
 
 const ARGON2_VERSION = 19;
 const PHC_PATTERN =

@@ -1,18 +1,18 @@
 import { count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { requests, users, type User } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { pendingEmailQuery } from './email-address.ts';
 import { hasEnrolledMfa } from './mfa.ts';
 import { formatUsPhoneNumber, normaliseUsPhoneNumber, phoneLastDigits } from './phone-numbers.ts';
-import type { ContactMethod, HelpTopic } from './profile-choices.ts';
+import type { ContactMethod, HelpTopic } from '../../contract/profile-choices.ts';
 
 export {
   CONTACT_METHODS,
   HELP_TOPICS,
   type ContactMethod,
   type HelpTopic,
-} from './profile-choices.ts';
+} from '../../contract/profile-choices.ts';
 
 /** Contact methods that need a contact phone. */
 const PHONE_CONTACT_METHODS: readonly ContactMethod[] = ['phone', 'text'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MINUTE } from './clock.ts';
+import { MINUTE } from '../../platform/clock.ts';
 import { secondsUntilWindowEnds, SIGN_IN_PER_IP, windowStartFor } from './rate-limits.ts';
 
 describe('fixed rate-limit windows', () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { rateLimitBuckets } from '../db/schema.ts';
-import { HOUR, MINUTE } from './clock.ts';
+import { HOUR, MINUTE } from '../../platform/clock.ts';
 
 export interface RateLimitRule {
   /** Prefix of the bucket key, e.g. `sign_in:ip`. */

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { sessions, type Session, type User } from '../db/schema.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
-import { MINUTE, type Clock } from './clock.ts';
+import type { RequestOrigin } from '../../platform/client-address.ts';
+import { MINUTE, type Clock } from '../../platform/clock.ts';
 import { acceptCurrentPassword } from './current-password.ts';
 import { verifyPassword } from './passwords.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOUR } from './clock.ts';
+import { HOUR } from '../../platform/clock.ts';
 import { publicSessionId } from './devices.ts';
 import {
   devicesBeyondCap,

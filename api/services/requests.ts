@@ -7,7 +7,7 @@ import {
   requestUpdates,
   type RequestStatus,
 } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { attachFiles, type AttachmentProblem } from './files.ts';
 import {
   listRequestSummaries,
@@ -22,11 +22,6 @@ import { encodeCursor, type RequestPosition } from './request-cursor.ts';
 
 /** Concierge requests (docs/PRODUCT.md §7.2.1): listing, making, notes and cancelling. */
 
-export const MAX_TITLE_LENGTH = 120;
-export const MAX_DETAILS_LENGTH = 5000;
-export const MAX_NOTE_LENGTH = 5000;
-/** Files a request, or a note, may carry (docs/PRODUCT.md §9). */
-export const MAX_ATTACHMENTS = 1;
 export const REQUESTS_PER_PAGE = 10;
 
 /** `open` and `closed` in list filters. */

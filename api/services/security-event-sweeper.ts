@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.ts';
-import { HOUR, type Clock } from './clock.ts';
+import { HOUR, type Clock } from '../../platform/clock.ts';
 import { removeInBatches, repeatingPass, type RepeatingPass } from './repeating-pass.ts';
 import { deleteExpiredSecurityEvents } from './security-events.ts';
 

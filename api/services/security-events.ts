@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { securityEvents, type SecurityEvent, type SecurityEventKind } from '../db/schema.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
-import { HOUR } from './clock.ts';
+import { securityEvents, type SecurityEvent } from '../db/schema.ts';
+import type { RequestOrigin } from '../../platform/client-address.ts';
+import { HOUR } from '../../platform/clock.ts';
+import { type SecurityEventKind } from '../../contract/security-event-kinds.ts';
 
 /** How long the Activity page remembers an event; the sweeper removes older ones. */
 export const SECURITY_EVENT_RETENTION_DAYS = 90;

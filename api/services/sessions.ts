@@ -1,8 +1,8 @@
 import { and, eq, gt, isNotNull, isNull, lte, ne, or, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
+import type { RequestOrigin } from '../../platform/client-address.ts';
 import { companies, sessions, users, type Session, type User } from '../db/schema.ts';
-import { HOUR, MINUTE } from './clock.ts';
+import { HOUR, MINUTE } from '../../platform/clock.ts';
 import { generateToken, hashToken, looksLikeToken } from './tokens.ts';
 
 /** A session unused for this long ends; every authenticated call renews it. */

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { companies, users, type User } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { emailVerificationLink } from './email-address.ts';
 import { checkPasswordPolicy, hashPassword } from './passwords.ts';
 

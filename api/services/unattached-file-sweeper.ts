@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.ts';
-import { MINUTE, type Clock } from './clock.ts';
+import { MINUTE, type Clock } from '../../platform/clock.ts';
 import { removeQueuedStorageFiles, removeUnattachedFiles } from './files.ts';
 import { removeInBatches, repeatingPass, type RepeatingPass } from './repeating-pass.ts';
 import type { FileStorage } from './storage/file-storage.ts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users, type User } from '../db/schema.ts';
-import type { RequestOrigin } from '../http/client-address.ts';
+import type { RequestOrigin } from '../../platform/client-address.ts';
 import { unlockEmail, unlockLink } from './account-emails.ts';
 import {
   issueAccountToken,
@@ -9,7 +9,7 @@ import {
   type TokenRefusal,
   withAccountOf,
 } from './account-tokens.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { isLocked, UNLOCKED_STATE } from './lockout.ts';
 import { emailCodesPausedNotice, resumeOneTimeCodes } from './codes-pause.ts';
 import { enqueueEmail } from './outbox.ts';

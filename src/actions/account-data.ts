@@ -5,7 +5,7 @@ import {
   accountDeletionPhrase,
   accountDeletionPhraseMessage,
 } from '../lib/messages';
-import { monitoring } from '../../api/monitoring.ts';
+import { monitoring } from '../../platform/monitoring.ts';
 import { paths } from '../routes';
 import { deleteAccount as deleteWithApi } from '../server/api/accounts';
 import { ApiError } from '../server/api/client';

@@ -1,6 +1,6 @@
 import { ActionError, type ActionErrorCode } from 'astro:actions';
-import { logger } from '../../api/logger.ts';
-import { monitoring } from '../../api/monitoring.ts';
+import { logger } from '../../platform/logger.ts';
+import { monitoring } from '../../platform/monitoring.ts';
 import { ApiError } from '../server/api/client';
 import { FieldFailure } from './field-failure';
 

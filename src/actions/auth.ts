@@ -1,7 +1,7 @@
 import { defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
-import { logger } from '../../api/logger.ts';
-import { monitoring } from '../../api/monitoring.ts';
+import { logger } from '../../platform/logger.ts';
+import { monitoring } from '../../platform/monitoring.ts';
 import { signInFallbackMessage, unsavableCharacterMessage } from '../lib/messages';
 import { paths } from '../routes';
 import {
@@ -23,16 +23,9 @@ import {
   type MfaStep,
 } from '../server/session/session';
 import { apiFailure } from './api-failure';
-import { passwordMinLength } from '../lib/password-rules';
 import { startOnboarding } from '../server/session/onboarding';
-import {
-  emailField,
-  firstNameField,
-  formText,
-  isStorableText,
-  lastNameField,
-  passwordMaxLength,
-} from './fields';
+import { emailField, firstNameField, formText, isStorableText, lastNameField } from './fields';
+import { PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from '../../contract/limits.ts';
 
 const signInInput = z.object({
   email: emailField,
@@ -40,7 +33,7 @@ const signInInput = z.object({
     z
       .string()
       .min(1, 'Enter your password')
-      .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
+      .max(PASSWORD_MAX_LENGTH, `Password must be ${PASSWORD_MAX_LENGTH} characters or fewer`),
     unsavableCharacterMessage('Password'),
   ),
 });
@@ -91,8 +84,8 @@ const signUpInput = z.object({
     z
       .string()
       .min(1, 'Enter a password')
-      .min(passwordMinLength, `Password must be at least ${passwordMinLength} characters`)
-      .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
+      .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+      .max(PASSWORD_MAX_LENGTH, `Password must be ${PASSWORD_MAX_LENGTH} characters or fewer`),
     unsavableCharacterMessage('Password'),
   ),
   terms_of_service: z

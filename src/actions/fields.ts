@@ -1,8 +1,8 @@
 import { z } from 'astro/zod';
 import { unsavableCharacterMessage } from '../lib/messages';
-import { passwordMaxLength } from '../lib/password-rules';
+import { PASSWORD_MAX_LENGTH } from '../../contract/limits.ts';
 
-export { passwordMaxLength };
+export { PASSWORD_MAX_LENGTH };
 
 /**
  * Whether the API can store the text as typed: PostgreSQL's text holds no U+0000, and a surrogate
@@ -73,7 +73,7 @@ export const currentPasswordField = formText(
   z
     .string()
     .min(1, 'Enter your current password')
-    .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
+    .max(PASSWORD_MAX_LENGTH, `Password must be ${PASSWORD_MAX_LENGTH} characters or fewer`),
   unsavableCharacterMessage('Current password'),
 );
 

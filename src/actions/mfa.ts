@@ -6,7 +6,6 @@ import {
   mfaVerifyFallbackMessage,
   noMfaTokenMessage,
   recoveryCodeUsedMessage,
-  recoveryCodesLowCount,
 } from '../lib/messages';
 import { paths } from '../routes';
 import {
@@ -31,6 +30,7 @@ import {
   rememberDeviceField,
   usMobileNumberField,
 } from './fields';
+import { RECOVERY_CODES_LOW } from '../../contract/limits.ts';
 
 /** Where a member goes once the MFA step is settled: the welcome pages after sign-up, else on. */
 export function afterMfaStep(context: ActionAPIContext): Navigation {
@@ -134,7 +134,7 @@ export const verifyRecoveryCode = defineAction({
     if (passed.recoveryCodesLeft !== undefined) {
       addFlash(context.cookies, {
         message: recoveryCodeUsedMessage(passed.recoveryCodesLeft),
-        type: passed.recoveryCodesLeft <= recoveryCodesLowCount ? 'info' : 'success',
+        type: passed.recoveryCodesLeft <= RECOVERY_CODES_LOW ? 'info' : 'success',
         autoDismiss: false,
       });
     }

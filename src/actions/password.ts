@@ -18,13 +18,8 @@ import { ApiError } from '../server/api/client';
 import { addFlash } from '../server/session/flash';
 import type { Navigation } from '../server/forms/navigation';
 import { apiFailure } from './api-failure';
-import {
-  emailField,
-  formText,
-  passwordMaxLength,
-  tokenField,
-  currentPasswordField,
-} from './fields';
+import { emailField, formText, tokenField, currentPasswordField } from './fields';
+import { PASSWORD_MAX_LENGTH } from '../../contract/limits.ts';
 
 /** What a form that only reports back answers with: a sentence for the visitor. */
 export interface Notice {
@@ -52,7 +47,7 @@ const newPassword = formText(
   z
     .string()
     .min(1, 'Enter a new password')
-    .max(passwordMaxLength, `Password must be ${passwordMaxLength} characters or fewer`),
+    .max(PASSWORD_MAX_LENGTH, `Password must be ${PASSWORD_MAX_LENGTH} characters or fewer`),
   unsavableCharacterMessage('New password'),
 );
 

@@ -1,6 +1,13 @@
+import {
+  MAX_DETAILS_LENGTH,
+  MAX_FILE_BYTES,
+  MAX_NOTE_LENGTH,
+  MAX_TITLE_LENGTH,
+  isEmptyNote,
+} from '../../contract/limits.ts';
 import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
-import { logger } from '../../api/logger.ts';
+import { logger } from '../../platform/logger.ts';
 import {
   cancelFallbackMessage,
   categoryMissingMessage,
@@ -27,16 +34,11 @@ import {
 } from '../server/api/direct-uploads';
 import { addFlash } from '../server/session/flash';
 import type { Navigation } from '../server/forms/navigation';
-import { MAX_UPLOAD_BYTES, fileTooLargeMessage } from '../ui/FileUploader/upload-rules';
+import { fileTooLargeMessage } from '../ui/FileUploader/upload-rules';
 import { apiFailure } from './api-failure';
 import { FieldFailure } from './field-failure';
 import { formText } from './fields';
 import { attachmentField, declarationFields } from './uploads';
-
-/** docs/PRODUCT.md §7.2.1: titles are 1 to 120 characters, details and notes at most 5000. */
-export const titleMaxLength = 120;
-export const detailsMaxLength = 5000;
-export const noteMaxLength = 5000;
 
 /**
  * The file of a form posted without JavaScript (a browser sends an empty, unnamed part when none
@@ -46,7 +48,7 @@ const postedFile = z.preprocess(
   (value) => (value instanceof File && value.name !== '' ? value : undefined),
   z
     .instanceof(File)
-    .refine((file) => file.size <= MAX_UPLOAD_BYTES, fileTooLargeMessage(MAX_UPLOAD_BYTES))
+    .refine((file) => file.size <= MAX_FILE_BYTES, fileTooLargeMessage(MAX_FILE_BYTES))
     .optional(),
 );
 
@@ -105,11 +107,11 @@ export const create = defineAction({
   input: z.object({
     category_id: formText(z.string().trim().min(1, categoryMissingMessage).max(100)),
     title: formText(
-      z.string().trim().min(1, titleMissingMessage).max(titleMaxLength, titleTooLongMessage),
+      z.string().trim().min(1, titleMissingMessage).max(MAX_TITLE_LENGTH, titleTooLongMessage),
       unsavableCharacterMessage('Title'),
     ),
     details: formText(
-      z.string().trim().max(detailsMaxLength, detailsTooLongMessage),
+      z.string().trim().max(MAX_DETAILS_LENGTH, detailsTooLongMessage),
       unsavableCharacterMessage('Details'),
     ),
     attachment_id: uploadedFileId,
@@ -155,13 +157,13 @@ export const addNote = defineAction({
     .object({
       request_id: requestIdField,
       body: formText(
-        z.string().trim().max(noteMaxLength, noteTooLongMessage),
+        z.string().trim().max(MAX_NOTE_LENGTH, noteTooLongMessage),
         unsavableCharacterMessage('Note'),
       ),
       attachment_id: uploadedFileId,
       attachment: postedFile,
     })
-    .refine((note) => note.body !== '' || note.attachment_id || note.attachment, {
+    .refine((note) => !isEmptyNote(note.body, note.attachment_id || note.attachment ? 1 : 0), {
       path: ['body'],
       message: noteEmptyMessage,
     }),

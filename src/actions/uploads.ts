@@ -2,9 +2,10 @@ import { defineAction } from 'astro:actions';
 import { z } from 'astro/zod';
 import { unsavableCharacterMessage, uploadFallbackMessage } from '../lib/messages';
 import { createDirectUpload as createDirectUploadInApi } from '../server/api/direct-uploads';
-import { MAX_UPLOAD_BYTES, fileTooLargeMessage } from '../ui/FileUploader/upload-rules';
+import { fileTooLargeMessage } from '../ui/FileUploader/upload-rules';
 import { apiFailure } from './api-failure';
 import { formText } from './fields';
+import { MAX_FILE_BYTES } from '../../contract/limits.ts';
 
 /** Where the island shows a refusal of the file: under its uploader. */
 export const attachmentField = 'attachment';
@@ -46,10 +47,10 @@ export const createDirectUpload = defineAction({
         .transform((type) => type || 'application/octet-stream'),
     ),
     byte_size: z
-      .number(fileTooLargeMessage(MAX_UPLOAD_BYTES))
+      .number(fileTooLargeMessage(MAX_FILE_BYTES))
       .int()
       .nonnegative()
-      .max(MAX_UPLOAD_BYTES, fileTooLargeMessage(MAX_UPLOAD_BYTES)),
+      .max(MAX_FILE_BYTES, fileTooLargeMessage(MAX_FILE_BYTES)),
     checksum: formText(z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'The file could not be read')),
   }),
   handler: async (blob, context): Promise<UploadTicket> => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HELP_TOPICS } from '../../api/services/profile-choices.ts';
+import { HELP_TOPICS } from '../../contract/profile-choices.ts';
 import { helpTopics } from './help-topics';
 
 describe('the help topics', () => {

@@ -1,4 +1,5 @@
-import type { SecurityEventKind } from '../server/api/accounts';
+import { RECOVERY_CODES_LOW } from '../../contract/limits.ts';
+import { type SecurityEventKind } from '../../contract/security-event-kinds.ts';
 
 /** Words of docs/PRODUCT.md §8 and of the product's own notices, shared by actions and islands. */
 export const signInFallbackMessage = 'Unable to sign in at this time. Please try again later.';
@@ -91,8 +92,6 @@ export const passkeyRemovedMessage = 'Passkey removed.';
 /** Said where JavaScript is off, beside the ways that work without it. */
 export const passkeysNeedJavaScriptMessage =
   'Passkeys need JavaScript, which is off in this browser.';
-/** At or under this many recovery codes left, the member is asked to make new ones. */
-export const recoveryCodesLowCount = 3;
 /** The toast after signing in with a recovery code: how many are left, and what to do when few. */
 export const recoveryCodeUsedMessage = (left: number) => {
   const count =
@@ -101,7 +100,7 @@ export const recoveryCodeUsedMessage = (left: number) => {
       : left === 1
         ? 'You have 1 recovery code left.'
         : `You have ${left} recovery codes left.`;
-  return left <= recoveryCodesLowCount
+  return left <= RECOVERY_CODES_LOW
     ? `You signed in with a recovery code. ${count} Make new ones in Sign-in and security.`
     : `You signed in with a recovery code. ${count}`;
 };

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { logger } from '../../api/logger.ts';
+import { logger } from '../../platform/logger.ts';
 import { refuseCspReportsOverLimit } from '../server/monitoring/csp-report-limit';
 import { cspReportTypes, parseCspReports } from '../server/monitoring/csp-reports';
 import { readAtMost } from '../server/forms/form-body';

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { logger } from '../../api/logger.ts';
+import { logger } from '../../platform/logger.ts';
 import { apiEndpoint, type ApiEndpoint } from '../server/api/transport';
 
 /** How long the API has to answer the probe before this server counts it as down. */

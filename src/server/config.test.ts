@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../../api/settings.ts';
+import { ConfigurationError } from '../../platform/settings.ts';
 import {
   insecureServingProblem,
   localAddress,

@@ -14,12 +14,12 @@ import {
   smtpUrlSetting,
   secretKeySetting,
   trustedProxiesSetting,
-} from '../../api/settings.ts';
-import type { TrustedProxies } from '../../api/http/trusted-proxies.ts';
-import { INTERNAL_COMPANY_NAMES } from '../../api/db/internal-companies.ts';
-import { logLevels } from '../../api/logger.ts';
+} from '../../platform/settings.ts';
+import type { TrustedProxies } from '../../platform/trusted-proxies.ts';
+import { INTERNAL_COMPANY_NAMES } from '../../platform/internal-companies.ts';
+import { logLevels } from '../../platform/logger.ts';
 import { builtCommit } from './built-commit.ts';
-import { readS3Settings, type S3Settings } from '../../api/services/storage/s3-settings.ts';
+import { readS3Settings, type S3Settings } from '../../platform/s3-settings.ts';
 
 /**
  * Runtime configuration of the web server, read once from the environment.
@@ -48,7 +48,7 @@ const environmentSchema = z.object({
   MAIL_FROM: z.string().trim().max(200).optional(),
   STORAGE_SECRET: secretKeySetting,
   FACTOR_SECRET_KEY: secretKeySetting,
-  // Read by the logger itself (api/logger.ts); checked here so that a typo stops the start.
+  // Read by the logger itself (platform/logger.ts); checked here so that a typo stops the start.
   LOG_LEVEL: choiceSetting(logLevels, undefined),
   SHUTDOWN_TIMEOUT_MS: millisecondsSetting(25_000),
   API_TIMEOUT_MS: millisecondsSetting(10_000),
@@ -84,7 +84,7 @@ export interface WebConfig {
   readonly sessionSecret: string | undefined;
   /** Seed the demo accounts: SEED_DEMO_DATA, else on unless serving for production. */
   readonly seedDemoData: boolean;
-  /** Reached over https or by other machines (api/settings.ts `servesProduction`). */
+  /** Reached over https or by other machines (platform/settings.ts `servesProduction`). */
   readonly servesProduction: boolean;
   readonly productionWebOrigins: readonly string[];
   readonly productionApiOrigins: readonly string[];

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { secretKeptIn } from '../../api/kept-secret.ts';
+import { secretKeptIn } from '../../platform/kept-secret.ts';
 import { config } from './config.ts';
 
 const cached = new Map<string, string>();

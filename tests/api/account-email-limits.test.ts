@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitBuckets } from '../../api/db/schema.ts';
-import { HOUR } from '../../api/services/clock.ts';
+import { HOUR } from '../../platform/clock.ts';
 import {
   accountSubject,
   PASSWORD_RESET_PER_ACCOUNT,

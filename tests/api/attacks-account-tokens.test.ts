@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOUR, SECOND } from '../../api/services/clock.ts';
+import { HOUR, SECOND } from '../../platform/clock.ts';
 import {
   latestLinkToken,
   lockAccount,

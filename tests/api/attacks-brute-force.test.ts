@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MINUTE } from '../../api/services/clock.ts';
+import { MINUTE } from '../../platform/clock.ts';
 import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
 import {
   lastCodeTo,

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rememberedDevices, users } from '../../api/db/schema.ts';
 import { issueAccountToken } from '../../api/services/account-tokens.ts';
-import { MINUTE } from '../../api/services/clock.ts';
+import { MINUTE } from '../../platform/clock.ts';
 import { totpCodeAt, totpStep } from '../../api/services/totp.ts';
 import {
   completeMfa,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOUR, MINUTE, SECOND } from '../../api/services/clock.ts';
+import { HOUR, MINUTE, SECOND } from '../../platform/clock.ts';
 import {
   completeMfa,
   latestLinkToken,

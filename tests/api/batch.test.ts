@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentRequestContext, withRequestId } from '../../api/logger.ts';
+import { currentRequestContext, withRequestId } from '../../platform/logger.ts';
 import { MAX_BATCH_READS } from '../../api/routes/batch.ts';
-import { HOUR } from '../../api/services/clock.ts';
+import { HOUR } from '../../platform/clock.ts';
 import { startTestApi, storeRequest, type TestApi } from './support.ts';
 
 let api: TestApi;

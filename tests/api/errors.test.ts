@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiApp } from '../../api/app.ts';
 import { randomFactorSecrets } from '../../api/services/factor-secrets.ts';
 import type { Database } from '../../api/db/client.ts';
-import { TrustedProxies } from '../../api/http/trusted-proxies.ts';
-import { logger } from '../../api/logger.ts';
+import { TrustedProxies } from '../../platform/trusted-proxies.ts';
+import { logger } from '../../platform/logger.ts';
 import {
   jsonRequest,
   startTestApi,

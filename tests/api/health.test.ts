@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../api/db/client.ts';
-import { logger } from '../../api/logger.ts';
+import { logger } from '../../platform/logger.ts';
 import { createHealthRoutes } from '../../api/routes/health.ts';
 import { startTestApi, type TestApi } from './support.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOUR, MINUTE } from '../../api/services/clock.ts';
+import { HOUR, MINUTE } from '../../platform/clock.ts';
 import {
   reloadUser,
   startTestApi,

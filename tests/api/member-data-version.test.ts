@@ -8,7 +8,7 @@ import {
   requestUpdates,
   users,
 } from '../../api/db/schema.ts';
-import { currentRequestContext, withRequestId } from '../../api/logger.ts';
+import { currentRequestContext, withRequestId } from '../../platform/logger.ts';
 import {
   addConciergeUpdate,
   startTestApi,

@@ -4,9 +4,9 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { outboxMessages, users } from '../../api/db/schema.ts';
 import { openReferenceApi } from '../../api/index.ts';
-import { logger } from '../../api/logger.ts';
+import { logger } from '../../platform/logger.ts';
 import { freePort, listenOnFreePort } from '../../scripts/free-port.mjs';
-import { createMovableClock, HOUR, MINUTE, SECOND } from '../../api/services/clock.ts';
+import { createMovableClock, HOUR, MINUTE, SECOND } from '../../platform/clock.ts';
 import {
   createSmtpEmailProvider,
   keepInOutboxEmailProvider,

@@ -8,7 +8,7 @@ import type {
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passkeys, securityEvents, users, webauthnChallenges } from '../../api/db/schema.ts';
-import { MINUTE, SECOND } from '../../api/services/clock.ts';
+import { MINUTE, SECOND } from '../../platform/clock.ts';
 import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
 import {
   createSoftwareAuthenticator,

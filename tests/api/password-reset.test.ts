@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_REQUEST_MINIMUM_DURATION_MS } from '../../api/services/account-tokens.ts';
-import { HOUR, SECOND } from '../../api/services/clock.ts';
+import { HOUR, SECOND } from '../../platform/clock.ts';
 import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
 import {
   jsonRequest,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HELP_TOPICS } from '../../api/services/profile-choices.ts';
+import { HELP_TOPICS } from '../../contract/profile-choices.ts';
 import { reloadUser, startTestApi, type TestApi } from './support.ts';
 
 let api: TestApi;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withRequestContext } from '../../api/logger.ts';
-import { MINUTE } from '../../api/services/clock.ts';
+import { withRequestContext } from '../../platform/logger.ts';
+import { MINUTE } from '../../platform/clock.ts';
 import {
   addConciergeUpdate,
   startTestApi,

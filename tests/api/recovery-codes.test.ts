@@ -9,7 +9,7 @@ import {
   securityEvents,
   users,
 } from '../../api/db/schema.ts';
-import { MINUTE, SECOND } from '../../api/services/clock.ts';
+import { MINUTE, SECOND } from '../../platform/clock.ts';
 import { issueRecoveryCodes } from '../../api/services/recovery-codes.ts';
 import { totpCodeAt, totpStep } from '../../api/services/totp.ts';
 import {

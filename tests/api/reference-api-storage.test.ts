@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReferenceApi, type ReferenceApiServer } from '../../api/index.ts';
-import { createMovableClock, MINUTE } from '../../api/services/clock.ts';
+import { createMovableClock, MINUTE } from '../../platform/clock.ts';
 import type { FileStorage } from '../../api/services/storage/file-storage.ts';
 import { createFreshDatabase, type FreshDatabase } from './support.ts';
 

@@ -7,7 +7,7 @@ import { companies, users } from '../../api/db/schema.ts';
 import { DEFAULT_DEMO_PASSWORD } from '../../api/db/demo-accounts.ts';
 import { seedDemoData } from '../../api/db/seed.ts';
 import { startReferenceApi, type ReferenceApi } from '../../api/index.ts';
-import { createMovableClock } from '../../api/services/clock.ts';
+import { createMovableClock } from '../../platform/clock.ts';
 import { verifyPassword } from '../../api/services/passwords.ts';
 import { createFreshDatabase, openTestDatabase, type FreshDatabase } from './support.ts';
 

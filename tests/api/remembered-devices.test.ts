@@ -4,7 +4,7 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rememberedDevices, securityEvents } from '../../api/db/schema.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/timing.ts';
-import { MINUTE, SECOND } from '../../api/services/clock.ts';
+import { MINUTE, SECOND } from '../../platform/clock.ts';
 import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
 import {
   REMEMBERED_DEVICE_LIFETIME_MS,

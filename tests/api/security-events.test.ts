@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { securityEvents, type SecurityEventKind } from '../../api/db/schema.ts';
-import { HOUR, MINUTE } from '../../api/services/clock.ts';
+import { securityEvents } from '../../api/db/schema.ts';
+import { HOUR, MINUTE } from '../../platform/clock.ts';
 import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
 import { createSecurityEventSweeper } from '../../api/services/security-event-sweeper.ts';
 import {
@@ -11,6 +11,7 @@ import {
   SECURITY_EVENT_RETENTION_DAYS,
 } from '../../api/services/security-events.ts';
 import { codeFromText, jsonRequest, startTestApi, tokenFromLink, type TestApi } from './support.ts';
+import { type SecurityEventKind } from '../../contract/security-event-kinds.ts';
 
 let api: TestApi;
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, users } from '../../api/db/schema.ts';
-import { HOUR } from '../../api/services/clock.ts';
+import { HOUR } from '../../platform/clock.ts';
 import { SIGN_UP_PER_IP, windowStartFor } from '../../api/services/rate-limits.ts';
 import {
   randomClientAddress,

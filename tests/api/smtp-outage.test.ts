@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { outboxMessages } from '../../api/db/schema.ts';
-import { logger } from '../../api/logger.ts';
-import { HOUR, SECOND } from '../../api/services/clock.ts';
+import { logger } from '../../platform/logger.ts';
+import { HOUR, SECOND } from '../../platform/clock.ts';
 import {
   createSmtpEmailProvider,
   keepInOutboxEmailProvider,

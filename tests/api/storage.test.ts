@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobs } from '../../api/db/schema.ts';
-import { MINUTE } from '../../api/services/clock.ts';
+import { MINUTE } from '../../platform/clock.ts';
 import {
   putUpload,
   requestDirectUpload,

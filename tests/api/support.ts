@@ -18,8 +18,8 @@ import {
   type RequestStatus,
   type User,
 } from '../../api/db/schema.ts';
-import { createMovableClock, type MovableClock } from '../../api/services/clock.ts';
-import { TrustedProxies } from '../../api/http/trusted-proxies.ts';
+import { createMovableClock, type MovableClock } from '../../platform/clock.ts';
+import { TrustedProxies } from '../../platform/trusted-proxies.ts';
 import { hashPassword } from '../../api/services/passwords.ts';
 import type { FileStorage } from '../../api/services/storage/file-storage.ts';
 import { LocalFileStorage } from '../../api/services/storage/local-storage.ts';

@@ -3,8 +3,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMovableClock } from '../clock.ts';
-import { CHECKSUM_HEADER, LocalFileStorage } from './local-storage.ts';
+import { createMovableClock } from '../../../platform/clock.ts';
+import { LocalFileStorage } from './local-storage.ts';
+import { CHECKSUM_HEADER } from '../../../contract/headers.ts';
 
 let directory: string;
 let storage: LocalFileStorage;

@@ -1,9 +1,10 @@
+import { CHECKSUM_HEADER } from '../../../contract/headers.ts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../../platform/clock.ts';
 import type {
   DownloadableFile,
   FileStorage,
@@ -17,9 +18,6 @@ import {
   type UploadClaims,
   type VerifiedAddress,
 } from './signed-addresses.ts';
-
-/** The header an upload carries the declared checksum in (base64 SHA-256 of the content). */
-export const CHECKSUM_HEADER = 'X-Checksum-SHA256';
 
 /** Where the local driver's addresses live on the site's origin (docs/PRODUCT.md §7.2.1). */
 export const STORAGE_PATH = '/storage';

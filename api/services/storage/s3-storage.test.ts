@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, portRange } from '../../../scripts/free-port.mjs';
-import { createMovableClock, MINUTE } from '../clock.ts';
+import { createMovableClock, MINUTE } from '../../../platform/clock.ts';
 import { attachmentContentDisposition } from './content-disposition.ts';
 import type { FileStorage, UploadTarget } from './file-storage.ts';
-import { s3BrowserOrigin, type S3Settings } from './s3-settings.ts';
+import { s3BrowserOrigin, type S3Settings } from '../../../platform/s3-settings.ts';
 import { createS3Storage } from './s3-storage.ts';
 
 /** The part of s3rver (an S3-compatible server in Node, CommonJS without types) the tests use. */

@@ -7,7 +7,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { type Clock, systemClock } from '../clock.ts';
+import { type Clock, systemClock } from '../../../platform/clock.ts';
 import { attachmentContentDisposition } from './content-disposition.ts';
 import type {
   DownloadableFile,
@@ -15,7 +15,7 @@ import type {
   StoredFileDeclaration,
   UploadTarget,
 } from './file-storage.ts';
-import type { S3Settings } from './s3-settings.ts';
+import type { S3Settings } from '../../../platform/s3-settings.ts';
 import { servedContentType } from './served-content-type.ts';
 
 /** The longest life S3 allows a presigned address (SigV4: one week). */

@@ -6,13 +6,13 @@ import { Button } from '../../ui/Button/Button';
 import { ErrorSummary, type ErrorSummaryItem } from '../../ui/ErrorSummary/ErrorSummary';
 import { FileUploader } from '../../ui/FileUploader/FileUploader';
 import { formatSize } from '../../ui/FileUploader/format-size';
-import { MAX_UPLOAD_BYTES } from '../../ui/FileUploader/upload-rules';
 import { TextInput } from '../../ui/TextInput/TextInput';
 import { actions } from '../island-actions';
 import styles from '../request-form.module.css';
 import { useDirectUpload } from '../use-direct-upload';
 import { useFormAction } from '../use-form-action';
 import { useHydrated } from '../use-hydrated';
+import { MAX_FILE_BYTES } from '../../../contract/limits.ts';
 
 export interface NoteFormProps {
   readonly requestId: string;
@@ -116,7 +116,7 @@ export default function NoteForm({ requestId, xsrfToken, posted }: NoteFormProps
               Attachment <span className={styles['optional']}>(optional)</span>
             </label>
             <p id={`${attachmentId}-hint`} className={styles['hint']}>
-              One file, up to {formatSize(MAX_UPLOAD_BYTES)}.
+              One file, up to {formatSize(MAX_FILE_BYTES)}.
             </p>
             <input
               id={attachmentId}

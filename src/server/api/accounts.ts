@@ -1,3 +1,4 @@
+import { MFA_TOKEN_HEADER } from '../../../contract/headers.ts';
 import { z } from 'zod';
 import { ApiError, type ApiClient } from './client';
 
@@ -84,7 +85,7 @@ function signedIn(data: z.infer<typeof signInAnswerSchema>, headers: Headers): S
     mfaRequiresVerification: data.mfa_requires_verification,
     mfaRequired: data.mfa_required,
     deviceRemembered: data.device_remembered,
-    mfaToken: headers.get('mfa-token')?.trim() || undefined,
+    mfaToken: headers.get(MFA_TOKEN_HEADER)?.trim() || undefined,
   };
 }
 
@@ -368,36 +369,6 @@ export async function updateProfile(api: ApiClient, change: ProfileChange): Prom
   });
   return data;
 }
-
-/** What GET /users/events may list (docs/PRODUCT.md §11.2); api/db/schema.ts has the same. */
-export const SECURITY_EVENT_KINDS = [
-  'signed_in',
-  'sign_in_failed',
-  'locked',
-  'unlocked',
-  'password_changed',
-  'password_reset',
-  'email_verified',
-  'email_change_requested',
-  'email_changed',
-  'two_step_enabled',
-  'two_step_phone_changed',
-  'two_step_disabled',
-  'two_step_codes_paused',
-  'authenticator_app_added',
-  'authenticator_app_removed',
-  'two_step_phone_removed',
-  'recovery_codes_renewed',
-  'recovery_code_used',
-  'passkey_added',
-  'passkey_removed',
-  'device_remembered',
-  'remembered_device_forgotten',
-  'session_ended',
-  'other_sessions_ended',
-  'signed_out',
-] as const;
-export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 
 const securityEventsSchema = z.object({
   events: z.array(

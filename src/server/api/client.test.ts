@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { withRequestId } from '../../../api/logger.ts';
+import { withRequestId } from '../../../platform/logger.ts';
 import { ApiClient, ApiError, ApiUnavailableError, type ApiTransport } from './client';
 
 function recordingTransport(answer: () => Response) {

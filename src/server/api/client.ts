@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { currentRequestId, requestIdHeader } from '../../../api/logger.ts';
+import { currentRequestId } from '../../../platform/logger.ts';
 import { loggablePath } from '../../lib/token-redaction.ts';
+import { ErrorMessage } from '../../../contract/error-messages.ts';
+import { MFA_TOKEN_HEADER, REQUEST_ID_HEADER } from '../../../contract/headers.ts';
 
 /** How a request reaches the API: `fetch` over HTTP, or the embedded app's `fetch` in-process. */
 export type ApiTransport = (request: Request) => Promise<Response>;
@@ -32,11 +34,9 @@ export class ApiError extends Error {
 
   /** docs/PRODUCT.md §4: this 401 asks for the MFA step rather than a new sign-in. */
   get isMfaRequired(): boolean {
-    return this.status === 401 && this.serverMessage === mfaRequiredMessage;
+    return this.status === 401 && this.serverMessage === ErrorMessage.mfaRequired;
   }
 }
-
-export const mfaRequiredMessage = 'MFA authentication required';
 
 /**
  * The API could not serve the call: it did not answer in time, could not be reached, or said
@@ -190,11 +190,11 @@ export class ApiClient {
     if (body !== undefined) headers.set('content-type', 'application/json');
     const { token, mfaToken } = this.#credentials;
     if (token) headers.set('authorization', `Bearer ${token}`);
-    if (mfaToken) headers.set('mfa-token', mfaToken);
+    if (mfaToken) headers.set(MFA_TOKEN_HEADER, mfaToken);
     if (this.#clientAddress) headers.set('x-forwarded-for', this.#clientAddress);
     if (this.#userAgent) headers.set('user-agent', this.#userAgent);
     const requestId = currentRequestId();
-    if (requestId) headers.set(requestIdHeader, requestId);
+    if (requestId) headers.set(REQUEST_ID_HEADER, requestId);
 
     const signal = this.#timeoutMs > 0 ? AbortSignal.timeout(this.#timeoutMs) : undefined;
     const request = new Request(new URL(path, this.#baseUrl), {

@@ -1,10 +1,15 @@
 import path from 'node:path';
-import { demoAccountsShownAtStart, demoAccountsText } from '../../../api/db/demo-accounts.ts';
-import { onShutdown } from '../../../api/shutdown.ts';
+import {
+  demoAccounts,
+  demoAccountsShownAtStart,
+  demoAccountsText,
+  markDemoAccountsShown,
+} from '../../../api/db/demo-accounts.ts';
+import { onShutdown } from '../../../platform/shutdown.ts';
 import type { ApiThreadOptions } from '../../../api/embedded-thread-messages.ts';
 import type { ReferenceApi } from '../../../api/index.ts';
 import type { ApiTransport } from './client';
-import { config, productionApiWarning, siteOrigin } from '../config';
+import { config, productionApiWarning, siteOrigin, type WebConfig } from '../config';
 import { factorSecretKey, storageSecret } from '../secret';
 
 export interface ApiEndpoint {
@@ -94,4 +99,29 @@ async function connect(): Promise<ApiEndpoint> {
     console.log(demoAccountsText(api.demoAccounts));
   }
   return { transport: (request) => api.fetch(request), baseUrl: 'http://embedded-api.internal' };
+}
+
+/**
+ * `npm run dev` as it starts, as `npm start` does: it refuses a data folder another process holds,
+ * in one line, and prints the demo accounts. The embedded API opens the database only at the first
+ * page that calls it; opening it here made the editor's saves reach the pages late, so this reads
+ * the folder's lock and the accounts' list without opening either.
+ */
+export async function checkDataFolderAtDevStart(settings: WebConfig): Promise<void> {
+  if (settings.apiOrigin) return;
+  if (!settings.databaseUrl) {
+    const { isDataFolderInUse, refuseDataFolderInUse } =
+      await import('../../../api/db/data-folder-lock.ts');
+    try {
+      await refuseDataFolderInUse(path.resolve(settings.dataDir, 'pglite'));
+    } catch (error) {
+      if (!isDataFolderInUse(error)) throw error;
+      console.error(`\n${error.message}\n`);
+      process.exit(1);
+    }
+  }
+  if (settings.seedDemoData) {
+    console.log(demoAccountsText(demoAccounts()));
+    markDemoAccountsShown();
+  }
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withRequestId } from '../../../api/logger.ts';
+import { withRequestId } from '../../../platform/logger.ts';
 import { ApiUnavailableError, type ApiTransport } from '../api/client';
 import { BodyTooLargeError } from './request-bodies';
 import { passToStorage } from './storage-pass-through';

@@ -1,8 +1,8 @@
-import { currentRequestId, requestIdHeader } from '../../../api/logger.ts';
+import { currentRequestId } from '../../../platform/logger.ts';
 import { loggablePath } from '../../lib/token-redaction.ts';
-import { CHECKSUM_HEADER } from '../../../api/services/storage/local-storage.ts';
 import { ApiUnavailableError, type ApiTransport } from '../api/client';
 import { isBodyTooLarge } from './request-bodies';
+import { REQUEST_ID_HEADER, CHECKSUM_HEADER } from '../../../contract/headers.ts';
 
 /**
  * What a signed storage request may carry to the API: the upload's declaration (type, length,
@@ -78,7 +78,7 @@ export async function passToStorage(
   headers.set('accept-encoding', 'identity');
   if (visitorAddress) headers.set('x-forwarded-for', visitorAddress);
   const requestId = currentRequestId();
-  if (requestId) headers.set(requestIdHeader, requestId);
+  if (requestId) headers.set(REQUEST_ID_HEADER, requestId);
 
   // `failure` is set by the upload as it breaks off (outgrown, or the visitor gone). Once the API
   // has answered (it may refuse before reading the whole upload), the download is what it is

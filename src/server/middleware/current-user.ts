@@ -1,5 +1,5 @@
 import { defineMiddleware } from 'astro:middleware';
-import { monitoring } from '../../../api/monitoring.ts';
+import { monitoring } from '../../../platform/monitoring.ts';
 import { fetchCurrentUser, type CurrentUser } from '../api/accounts';
 import { pageReads } from '../api/page-reads';
 import { config } from '../config';

@@ -1,7 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
-import { logger } from '../../../api/logger.ts';
+import { logger } from '../../../platform/logger.ts';
 import { loggablePath } from '../../lib/token-redaction.ts';
-import { monitoring } from '../../../api/monitoring.ts';
+import { monitoring } from '../../../platform/monitoring.ts';
 import { ApiUnavailableError } from '../api/client';
 
 /**

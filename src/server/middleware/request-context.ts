@@ -1,10 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
-import {
-  currentRequestId,
-  newRequestId,
-  requestIdHeader,
-  withRequestId,
-} from '../../../api/logger.ts';
+import { currentRequestId, newRequestId, withRequestId } from '../../../platform/logger.ts';
+import { REQUEST_ID_HEADER } from '../../../contract/headers.ts';
 
 /**
  * Every request has an id: the one scripts/start.mjs gave it (in a request header it always
@@ -14,7 +10,7 @@ import {
 export const requestContext = defineMiddleware(async (context, next) => {
   const givenByEntryPoint = currentRequestId();
   const requestId =
-    givenByEntryPoint ?? context.request.headers.get(requestIdHeader) ?? newRequestId();
+    givenByEntryPoint ?? context.request.headers.get(REQUEST_ID_HEADER) ?? newRequestId();
   context.locals.requestId = requestId;
   if (givenByEntryPoint !== undefined) return next();
   const response = await withRequestId(requestId, next);

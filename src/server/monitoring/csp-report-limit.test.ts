@@ -1,7 +1,7 @@
 import type { APIContext } from 'astro';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { logger } from '../../../api/logger.ts';
-import { MINUTE } from '../../../api/services/clock.ts';
+import { logger } from '../../../platform/logger.ts';
+import { MINUTE } from '../../../platform/clock.ts';
 import { clientAddressHeader } from '../../lib/internal-headers';
 import { POST } from '../../pages/csp-reports';
 import {

@@ -1,6 +1,6 @@
-import { rateLimitKey, UNKNOWN_CLIENT_ADDRESS } from '../../../api/http/client-address.ts';
-import { logger } from '../../../api/logger.ts';
-import { MINUTE } from '../../../api/services/clock.ts';
+import { rateLimitKey, UNKNOWN_CLIENT_ADDRESS } from '../../../platform/client-address.ts';
+import { logger } from '../../../platform/logger.ts';
+import { MINUTE } from '../../../platform/clock.ts';
 
 /** What a {@link ClientWindowLimit} says of one more post from a client. */
 export type LimitVerdict =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INTERNAL_COMPANY_NAMES } from '../../../api/db/internal-companies.ts';
+import { INTERNAL_COMPANY_NAMES } from '../../../platform/internal-companies.ts';
 import { monitoredMember } from './monitored-member';
 
 const member = (company: string | null) => ({

@@ -1,4 +1,4 @@
-import type { MonitoredMember } from '../../../api/monitoring.ts';
+import type { MonitoredMember } from '../../../platform/monitoring.ts';
 import type { CurrentUser } from '../api/accounts';
 
 /**

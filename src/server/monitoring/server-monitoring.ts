@@ -1,6 +1,6 @@
 import * as Sentry from '@sentry/node';
-import { useMonitoring } from '../../../api/monitoring.ts';
-import { onShutdown } from '../../../api/shutdown.ts';
+import { useMonitoring } from '../../../platform/monitoring.ts';
+import { onShutdown } from '../../../platform/shutdown.ts';
 import { dataCollection, scrubEvent, scrubValue } from '../../lib/monitoring-privacy.ts';
 import type { MonitoringSettings } from '../config.ts';
 
@@ -11,7 +11,7 @@ const flushTimeoutMs = 2_000;
  * Error reporting on the server (`@sentry/node`), started by scripts/start.mjs before anything
  * else when SENTRY_DSN is set. Every trace is kept (docs/PRODUCT.md §9: sample rate 1); request
  * bodies are never read, and every event and breadcrumb is scrubbed (src/lib/monitoring-privacy.ts)
- * before it leaves. Errors reach it through `monitoring` (api/monitoring.ts).
+ * before it leaves. Errors reach it through `monitoring` (platform/monitoring.ts).
  */
 export function startServerMonitoring(settings: MonitoringSettings): void {
   Sentry.init({

@@ -17,12 +17,8 @@ import { ProgressBar } from '../ProgressBar/ProgressBar';
 import styles from './FileUploader.module.css';
 import { formatSize } from './format-size';
 import { UploadError, logUploadFailure, startUpload, type UploadHandle } from './upload-file';
-import {
-  DEFAULT_UPLOAD_METHOD,
-  MAX_UPLOAD_BYTES,
-  fileTooLargeMessage,
-  isTooLarge,
-} from './upload-rules';
+import { DEFAULT_UPLOAD_METHOD, fileTooLargeMessage, isTooLarge } from './upload-rules';
+import { MAX_FILE_BYTES } from '../../../contract/limits.ts';
 
 /** The drop zone's icon (only the uploader draws it). */
 const UPLOAD_SHAPE =
@@ -101,7 +97,7 @@ export function FileUploader({
   uploadUrl,
   method = DEFAULT_UPLOAD_METHOD,
   headers,
-  maxSize = MAX_UPLOAD_BYTES,
+  maxSize = MAX_FILE_BYTES,
   autoUpload = false,
   uploadFailedMessage = 'The file could not be uploaded. Please try again.',
   onFileChange,

@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_UPLOAD_METHOD,
-  MAX_UPLOAD_BYTES,
-  fileTooLargeMessage,
-  isTooLarge,
-} from './upload-rules';
+import { DEFAULT_UPLOAD_METHOD, fileTooLargeMessage, isTooLarge } from './upload-rules';
+import { MAX_FILE_BYTES } from '../../../contract/limits.ts';
 
 describe('upload rules', () => {
   it('limits files to 25 MB', () => {
-    expect(MAX_UPLOAD_BYTES).toBe(26214400);
+    expect(MAX_FILE_BYTES).toBe(26214400);
     expect(isTooLarge(26214400)).toBe(false);
     expect(isTooLarge(26214401)).toBe(true);
   });
@@ -18,7 +14,7 @@ describe('upload rules', () => {
   });
 
   it('says the limit in the too-large message', () => {
-    expect(fileTooLargeMessage(MAX_UPLOAD_BYTES)).toBe(
+    expect(fileTooLargeMessage(MAX_FILE_BYTES)).toBe(
       'File size exceeds 25 MB, please upload a smaller file.',
     );
   });

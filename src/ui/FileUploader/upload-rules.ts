@@ -1,7 +1,5 @@
+import { MAX_FILE_BYTES } from '../../../contract/limits.ts';
 import { formatSize } from './format-size';
-
-/** The largest file the uploader takes (docs/PRODUCT.md §5, §9: 25 MB). */
-export const MAX_UPLOAD_BYTES = 26214400;
 
 /** The method a direct upload uses unless told otherwise (docs/PRODUCT.md §7, §9). */
 export const DEFAULT_UPLOAD_METHOD = 'PUT';
@@ -15,6 +13,6 @@ export function fileTooLargeMessage(limitBytes: number): string {
 }
 
 /** Whether a file of `bytes` is over the limit. */
-export function isTooLarge(bytes: number, limitBytes: number = MAX_UPLOAD_BYTES): boolean {
+export function isTooLarge(bytes: number, limitBytes: number = MAX_FILE_BYTES): boolean {
   return bytes > limitBytes;
 }

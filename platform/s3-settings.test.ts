@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../../settings.ts';
+import { ConfigurationError } from './settings.ts';
 import { readS3Settings } from './s3-settings.ts';
 
 describe('readS3Settings', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanSetting, parseOrigin, parseSettings } from '../../settings.ts';
+import { booleanSetting, parseOrigin, parseSettings } from './settings.ts';
 
 /** Where the S3 driver keeps files and how it signs in (README, "Settings"). */
 export interface S3Settings {

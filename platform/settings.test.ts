@@ -15,7 +15,7 @@ import {
   secretKeySetting,
   trustedProxiesSetting,
 } from './settings.ts';
-import { TrustedProxies } from './http/trusted-proxies.ts';
+import { TrustedProxies } from './trusted-proxies.ts';
 
 const schema = z.object({
   FLAG: booleanSetting(false),

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { TrustedProxies } from './http/trusted-proxies.ts';
+import { TrustedProxies } from './trusted-proxies.ts';
 
 /**
  * The parsers of the environment variables that both servers read (the web server in

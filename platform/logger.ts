@@ -28,9 +28,6 @@ const storeKey = Symbol.for('member-portal.request-context');
 const requestContext = ((sharedByBothCopies[storeKey] as
   AsyncLocalStorage<RequestContext> | undefined) ??= new AsyncLocalStorage<RequestContext>());
 
-/** The request id a request's answer carries (`X-Request-Id`) and its log lines repeat. */
-export const requestIdHeader = 'x-request-id';
-
 /** The request id of the request being served, if any. */
 export function currentRequestId(): string | undefined {
   return requestContext.getStore()?.requestId;
