@@ -7,8 +7,8 @@ import { islandRenderer } from './island-renderer-name';
  * can render (the islands, the kit's components, the kit gallery's demos) names its renderer up
  * front with the tag Astro reads first (`Symbol.for('astro:renderer')`), and renders once per page
  * view. Each such module hands its exports here as it loads on the server
- * (src/build/tagged-components.mjs). The renderer named is React's, which also lists the modules
- * an island needs (src/server/rendering/react-island-renderer.ts).
+ * (src/astro-adjustments/build/tagged-components.mjs). The renderer named is React's, which also
+ * lists the modules an island needs (`react-island-renderer.ts`).
  */
 const rendererTag = Symbol.for('astro:renderer');
 
