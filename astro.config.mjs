@@ -2,26 +2,24 @@
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
-import { ISLAND_STYLES } from 'astro/runtime/server/astro-island-styles.js';
-import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cspReportingDirectives } from './src/lib/csp-reporting.ts';
 import { uploadBodyLimitBytes } from './src/routes.ts';
+import { cachedCspDigests } from './src/astro-adjustments/build/cached-csp-digests.mjs';
+import { islandModuleGraph } from './src/astro-adjustments/build/island-module-graph.mjs';
 import {
-  islandRenderer,
-  reactClientEntrypoint,
-} from './src/server/rendering/island-renderer-name.ts';
-import { cachedCspDigests } from './src/build/cached-csp-digests.mjs';
+  pageOnlyStyleHashes,
+  styleDigest,
+} from './src/astro-adjustments/build/page-only-style-hashes.mjs';
+import { reactIslands } from './src/astro-adjustments/build/react-islands.mjs';
+import { taggedComponents } from './src/astro-adjustments/build/tagged-components.mjs';
+import { unusedDirectiveHashes } from './src/astro-adjustments/build/unused-directive-hashes.mjs';
 import { contentEditor, contentEditorStorage } from './src/build/content-editor.mjs';
 import { dataFolderAtDevStart } from './src/build/data-folder-at-dev-start.mjs';
 import { localhostAtDevStart } from './src/build/localhost-at-dev-start.mjs';
-import { taggedComponents } from './src/build/tagged-components.mjs';
-import { islandModuleGraph } from './src/build/island-module-graph.mjs';
-import { pageOnlyStyleHashes } from './src/build/page-only-style-hashes.mjs';
-import { unusedDirectiveHashes } from './src/build/unused-directive-hashes.mjs';
 import { layerOrder } from './src/styles/layer-order.mjs';
 import { customPropertiesNamedIn, pruneUnusedTokens } from './src/styles/prune-unused-tokens.mjs';
 
@@ -35,12 +33,6 @@ const once = (make) => {
   let made;
   return () => (made ??= { value: make() }).value;
 };
-
-/** @param {string} text */
-const sha256 = (text) =>
-  /** @type {`sha256-${string}`} */ (
-    `sha256-${createHash('sha256').update(text).digest('base64')}`
-  );
 
 /**
  * The folder the project's packages really are in: `node_modules`, or wherever a link in its place
@@ -90,36 +82,11 @@ export default defineConfig({
     contentEditor(),
     localhostAtDevStart(),
     dataFolderAtDevStart(),
-    {
-      // Islands render with React's renderer, which also lists on each island the modules it
-      // needs, and hydrate by the product's own directives, which fetch those at once
-      // (docs/PERFORMANCE.md): `client:paint` once the page has painted, `client:onscreen` when
-      // the island comes into view.
-      name: 'react-islands',
-      hooks: {
-        'astro:config:setup': ({ addRenderer, addClientDirective }) => {
-          addRenderer({
-            name: islandRenderer,
-            clientEntrypoint: reactClientEntrypoint,
-            serverEntrypoint: fileURLToPath(
-              new URL('src/server/rendering/react-island-renderer.ts', import.meta.url),
-            ),
-          });
-          for (const name of ['paint', 'onscreen']) {
-            addClientDirective({
-              name,
-              entrypoint: fileURLToPath(
-                new URL(`src/hydration/${name}-directive.ts`, import.meta.url),
-              ),
-            });
-          }
-        },
-      },
-    },
+    reactIslands(),
     islandModuleGraph(),
     // Every page may carry the layer order and Astro's island style; its other styles it hashes
     // as it renders them.
-    pageOnlyStyleHashes({ keptHashes: [sha256(layerOrder), sha256(ISLAND_STYLES)] }),
+    pageOnlyStyleHashes({ keptStyles: [layerOrder] }),
     // Islands hydrate by the product's own directives only; Astro's five are never rendered,
     // but for the content editor's page, which hydrates by `client:only` in a build that has it.
     unusedDirectiveHashes({
@@ -153,7 +120,7 @@ export default defineConfig({
         "frame-ancestors 'none'",
         ...cspReportingDirectives,
       ],
-      styleDirective: { hashes: [sha256(layerOrder)] },
+      styleDirective: { hashes: [styleDigest(layerOrder)] },
     },
   },
   vite: {

@@ -17,7 +17,6 @@ const mayImport: Record<string, readonly string[] | 'anything'> = {
   monitoring: ['session', 'api', ''],
   session: ['api', ''],
   api: [''],
-  rendering: [''],
   'first-visit': ['http', ''],
   '': [''],
 };

@@ -1,7 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { fallbackContentSecurityPolicy, reportingEndpointsHeader } from '../../lib/csp-reporting';
-import { builtFilesOnly } from '../rendering/built-files-policy';
-import { contentEditorPolicy } from '../rendering/content-editor-policy';
+import { builtFilesOnly } from '../../astro-adjustments/rendering/built-files-policy';
+import { contentEditorPolicy } from '../../astro-adjustments/rendering/content-editor-policy';
 import { config } from '../config';
 
 /** Pages that carry a secret token in their address must not leak it in a Referer. */

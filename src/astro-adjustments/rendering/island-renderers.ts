@@ -6,9 +6,10 @@ import { islandRenderer } from './island-renderer-name';
  * page then renders it again. React is this product's only framework, so every component a page
  * can render (the islands, the kit's components, the kit gallery's demos) names its renderer up
  * front with the tag Astro reads first (`Symbol.for('astro:renderer')`), and renders once per page
- * view. Each such module hands its exports here as it loads on the server
- * (src/build/tagged-components.mjs). The renderer named is React's, which also lists the modules
- * an island needs (src/server/rendering/react-island-renderer.ts).
+ * view (src/astro-adjustments/rendering/renderer-tag.in-astro.test.ts fails otherwise). Each such
+ * module hands its exports here as it loads on the server
+ * (src/astro-adjustments/build/tagged-components.mjs). The renderer named is React's, which also
+ * lists the modules an island needs (`react-island-renderer.ts`).
  */
 const rendererTag = Symbol.for('astro:renderer');
 

@@ -1,11 +1,11 @@
 /**
  * Astro finds the renderer of a component a page renders by asking each renderer whether the
- * component is its own, and React's answer is to render the component once, just to look. So
- * every module whose components a page may render (an island's folder, the kit, the kit gallery's
- * demos) tags its own exports with the islands' renderer as it loads, on the server
- * (src/server/rendering/island-renderers.ts). Each module does it for itself because a module that
- * imported them all to tag them would put every island's styles on every signed-in page: Astro
- * inlines the styles of every module a page's imports reach (docs/PERFORMANCE.md).
+ * component is its own, and React's answer is to render the component once, just to look. So every
+ * module whose components a page may render (an island's folder, the kit, the kit gallery's demos)
+ * tags its own exports with the islands' renderer as it loads, on the server
+ * (src/astro-adjustments/rendering/island-renderers.ts). Each module does it for itself because a
+ * module that imported them all to tag them would put every island's styles on every signed-in
+ * page: Astro inlines the styles of every module a page's imports reach (docs/PERFORMANCE.md).
  */
 import { fileURLToPath } from 'node:url';
 
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const componentModule =
   /[\\/]src[\\/](?:islands[\\/][^\\/]+|ui[\\/][^\\/]+|pages[\\/]kit[\\/]_gallery)[\\/][^\\/]+\.tsx$/;
 
-const tagger = fileURLToPath(new URL('../server/rendering/island-renderers.ts', import.meta.url));
+const tagger = fileURLToPath(new URL('../rendering/island-renderers.ts', import.meta.url));
 
 /**
  * Whether the module at `id` is one whose components are tagged (not a test).

@@ -5,8 +5,9 @@ import { modulesToPreload, preloadAttribute } from './island-modules';
 
 /**
  * `renderer`, which also writes on each island it renders for hydration the modules that island
- * needs beyond its own (`preloadsFor`, by default src/server/rendering/island-modules.ts), for its
- * directive to ask for them all at once.
+ * needs beyond its own (`preloadsFor`, by default
+ * src/astro-adjustments/rendering/island-modules.ts), for its directive to ask for them all at
+ * once.
  */
 export function listingModulesToPreload(
   renderer: NamedSSRLoadedRendererValue,

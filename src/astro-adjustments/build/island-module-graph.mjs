@@ -1,13 +1,14 @@
 /**
  * What every client chunk needs before it can run: the chunks it imports statically, and theirs,
- * all the way down. An island's modules are otherwise found one after the other, each only once
- * the one importing it has arrived (the island, then the form kit and React: a round trip each).
- * The server learns this graph from the build and lists, on each island, the modules to fetch at
- * once when it starts to hydrate (src/server/rendering/island-modules.ts, docs/PERFORMANCE.md).
+ * all the way down. An island's modules are otherwise found one after the other, each only once the
+ * one importing it has arrived (the island, then the form kit and React: a round trip each). The
+ * server learns this graph from the build and lists, on each island, the modules to fetch at once
+ * when it starts to hydrate (src/astro-adjustments/rendering/island-modules.ts,
+ * docs/PERFORMANCE.md).
  *
- * The client is built after the server, so the graph cannot be imported by server code: the
- * server module carries a placeholder, and this integration writes the graph in its place once
- * the build is done. The build stops unless exactly one server module carries the placeholder.
+ * The client is built after the server, so the graph cannot be imported by server code: the server
+ * module carries a placeholder, and this integration writes the graph in its place once the build
+ * is done. The build stops unless exactly one server module carries the placeholder.
  */
 import { fileURLToPath } from 'node:url';
 import { rewriteServerModule } from './rewrite-server-module.mjs';

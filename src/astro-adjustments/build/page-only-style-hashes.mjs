@@ -8,6 +8,8 @@
  * Astro's island style); each page adds its own when it renders. The build stops if the manifest is
  * not shaped as expected.
  */
+import { createHash } from 'node:crypto';
+import { ISLAND_STYLES } from 'astro/runtime/server/astro-island-styles.js';
 import { serverModuleRewriting } from './rewrite-server-module.mjs';
 
 const styleDirective = /"styleDirective":\{"resources":(\[[^\]]*\]),"hashes":\[[^\]]*\]\}/g;
@@ -41,10 +43,22 @@ export function withPageOnlyStyleHashes(code, keptHashes) {
 }
 
 /**
- * @param {{ keptHashes: readonly string[] }} options
+ * A style's source in the policy, as Astro writes it.
+ *
+ * @param {string} text
+ */
+export const styleDigest = (text) =>
+  /** @type {`sha256-${string}`} */ (
+    `sha256-${createHash('sha256').update(text).digest('base64')}`
+  );
+
+/**
+ * @param {{ keptStyles: readonly string[] }} options The styles every page may carry besides
+ *   Astro's island style.
  * @returns {import('astro').AstroIntegration}
  */
-export function pageOnlyStyleHashes({ keptHashes }) {
+export function pageOnlyStyleHashes({ keptStyles }) {
+  const keptHashes = [...keptStyles, ISLAND_STYLES].map(styleDigest);
   return serverModuleRewriting({
     name: 'page-only-style-hashes',
     marker: '"styleDirective"',

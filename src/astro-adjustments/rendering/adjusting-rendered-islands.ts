@@ -17,7 +17,7 @@ interface RenderingPage {
 /**
  * `renderer`, whose every rendered component passes through `adjust` with the page being
  * rendered (Astro's `this` for a renderer) and the component's metadata. The one way the
- * islands' renderer (src/server/rendering/react-island-renderer.ts) adds to React's.
+ * islands' renderer (src/astro-adjustments/rendering/react-island-renderer.ts) adds to React's.
  */
 export function adjustingRenderedIslands(
   renderer: NamedSSRLoadedRendererValue,

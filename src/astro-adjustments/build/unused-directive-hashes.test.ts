@@ -44,7 +44,7 @@ describe('withoutUnusedDirectiveHashes', () => {
 
 describe('the pages', () => {
   it('hydrate islands by the product’s own directives only, whose scripts the policy allows', () => {
-    const source = fileURLToPath(new URL('../', import.meta.url));
+    const source = fileURLToPath(new URL('../../', import.meta.url));
     const files = readdirSync(source, { recursive: true, encoding: 'utf8' }).filter(
       (file) => file.endsWith('.astro') || file.endsWith('.mdx'),
     );

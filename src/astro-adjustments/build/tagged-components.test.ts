@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isComponentModule, taggedComponents, withTaggedComponents } from './tagged-components.mjs';
 
 const rendererTag = Symbol.for('astro:renderer');
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('isComponentModule', () => {
   it('takes the modules of island folders, the kit and the gallery, and no test', () => {
@@ -14,7 +14,9 @@ describe('isComponentModule', () => {
     expect(isComponentModule(`${root}src/pages/kit/_gallery/ButtonsDemo.tsx`)).toBe(true);
     expect(isComponentModule(`${root}src/ui/Heading/Heading.test.tsx`)).toBe(false);
     expect(isComponentModule(`${root}src/islands/use-form-action.ts`)).toBe(false);
-    expect(isComponentModule(`${root}src/server/rendering/island-renderers.ts`)).toBe(false);
+    expect(isComponentModule(`${root}src/astro-adjustments/rendering/island-renderers.ts`)).toBe(
+      false,
+    );
   });
 });
 
@@ -48,7 +50,7 @@ describe('taggedComponents, in a Vite server', () => {
   });
 
   it('tags every island folder’s component and the kit’s as the server loads them', async () => {
-    const islandFolders = readdirSync(new URL('../islands', import.meta.url), {
+    const islandFolders = readdirSync(new URL('../../islands', import.meta.url), {
       withFileTypes: true,
     }).filter((entry) => entry.isDirectory());
     for (const folder of islandFolders) {

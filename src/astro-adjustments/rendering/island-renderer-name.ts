@@ -1,6 +1,6 @@
 /**
- * The renderer every island is rendered with (src/server/rendering/react-island-renderer.ts): React's,
- * which also lists the modules each island needs. Registered in astro.config.mjs.
+ * The renderer every island is rendered with (`react-island-renderer.ts`): React's, which also
+ * lists the modules each island needs. Registered by src/astro-adjustments/build/react-islands.mjs.
  */
 export const islandRenderer = 'react-islands';
 

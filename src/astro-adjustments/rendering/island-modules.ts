@@ -1,9 +1,10 @@
 /**
  * The modules an island needs beyond its own: what its component and renderer modules import
- * statically, all the way down, as the client build wrote them (src/build/island-module-graph.mjs).
- * Each island lists them in its HTML, and its directive fetches them all at once when it starts
- * to hydrate (src/hydration/preload-island-modules.ts), instead of one round trip per level.
- * Scripts held until the first paint list theirs the same way (src/components/AfterFirstPaint.astro).
+ * statically, all the way down, as the client build wrote them
+ * (src/astro-adjustments/build/island-module-graph.mjs). Each island lists them in its HTML, and
+ * its directive fetches them all at once when it starts to hydrate
+ * (src/hydration/preload-island-modules.ts), instead of one round trip per level. Scripts held
+ * until the first paint list theirs the same way (src/components/AfterFirstPaint.astro).
  */
 
 /** The attribute of an island element that lists the modules to fetch with it. */
@@ -12,8 +13,9 @@ export const preloadAttribute = 'data-preload';
 /** For each client chunk (`_astro/name.hash.js`), every chunk it imports, all the way down. */
 export type ModuleGraph = Readonly<Record<string, readonly string[]>>;
 
-// The build writes the graph over this placeholder (src/build/island-module-graph.mjs); a server
-// run without a build (`astro dev`, whose modules are not chunked) keeps it, and lists nothing.
+// The build writes the graph over this placeholder
+// (src/astro-adjustments/build/island-module-graph.mjs); a server run without a build (`astro dev`,
+// whose modules are not chunked) keeps it, and lists nothing.
 const builtGraph: string = '__ISLAND_MODULE_GRAPH__';
 
 const graphOfThisBuild: ModuleGraph = builtGraph.startsWith('{')

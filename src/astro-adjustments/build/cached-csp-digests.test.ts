@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cachedDigests, withCachedCspDigests } from './cached-csp-digests.mjs';
 
 const installedAstro = readFileSync(
-  new URL('../../node_modules/astro/dist/core/encryption.js', import.meta.url),
+  new URL('../../../node_modules/astro/dist/core/encryption.js', import.meta.url),
   'utf8',
 );
 
