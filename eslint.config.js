@@ -48,7 +48,7 @@ export default defineConfig(
           patterns: [
             {
               group: ['@zxcvbn-ts/*', '**/api/services/password*'],
-              message: 'Password checks run in the API only (api/services/passwords.ts).',
+              message: 'Password checks run in the API only (api/services/sign-in/passwords.ts).',
             },
           ],
         },

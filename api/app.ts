@@ -20,7 +20,7 @@ import { createRequestCategoriesRoutes } from './routes/request-categories.ts';
 import { createRequestsRoutes } from './routes/requests.ts';
 import { createStorageRoutes } from './routes/storage.ts';
 import { createUsersRoutes } from './routes/users.ts';
-import { LocalFileStorage, STORAGE_PATH } from './services/storage/local-storage.ts';
+import { LocalFileStorage, STORAGE_PATH } from './services/files/storage/local-storage.ts';
 import { REQUEST_ID_HEADER } from '../contract/headers.ts';
 import { ErrorMessage } from '../contract/error-messages.ts';
 

@@ -21,7 +21,7 @@ import { inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../api/db/client.ts';
 import { requests, requestUpdates, sessions, users } from '../api/db/schema.ts';
-import { hashPassword } from '../api/services/passwords.ts';
+import { hashPassword } from '../api/services/sign-in/passwords.ts';
 import { cookieHeaderOf, keepSetCookie } from './cookie-jar.ts';
 import { startPortalServer } from './portal-server.ts';
 import { SIGN_IN_PER_IP, windowStartFor } from '../api/services/rate-limits.ts';

@@ -413,7 +413,7 @@ export type OutboxChannel = (typeof OUTBOX_CHANNELS)[number];
 
 /**
  * Every email and text the API sends, written in the transaction of the change that causes it
- * and delivered afterwards by the outbox worker (api/services/outbox.ts). Rows are kept after
+ * and delivered afterwards by the outbox worker (api/services/messages/outbox.ts). Rows are kept after
  * delivery: the development outbox viewer lists them.
  */
 export const outboxMessages = pgTable(

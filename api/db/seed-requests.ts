@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { HOUR, type Clock } from '../../platform/clock.ts';
-import { newStorageKey } from '../services/files.ts';
-import type { FileStorage } from '../services/storage/file-storage.ts';
+import { newStorageKey } from '../services/files/files.ts';
+import type { FileStorage } from '../services/files/storage/file-storage.ts';
 import type { Database } from './client.ts';
 import {
   blobs,

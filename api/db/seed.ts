@@ -1,6 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.ts';
-import { checkPasswordPolicy, hashPassword, verifyPassword } from '../services/passwords.ts';
+import {
+  checkPasswordPolicy,
+  hashPassword,
+  verifyPassword,
+} from '../services/sign-in/passwords.ts';
 import type { Database } from './client.ts';
 import {
   DEFAULT_DEMO_PASSWORD,

@@ -1,7 +1,7 @@
 import { MFA_TOKEN_HEADER } from '../../contract/headers.ts';
 import type { Context, MiddlewareHandler } from 'hono';
-import { awaitsMfa, requestHasVerifiedMfa } from '../services/mfa.ts';
-import { authenticateSession, type AuthenticatedSession } from '../services/sessions.ts';
+import { awaitsMfa, requestHasVerifiedMfa } from '../services/factors/mfa.ts';
+import { authenticateSession, type AuthenticatedSession } from '../services/sign-in/sessions.ts';
 import type { ApiDependencies, ApiEnv } from './context.ts';
 import { errorResponse } from './errors.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';

@@ -10,7 +10,7 @@ import {
   confirmEmail,
   requestEmailChange,
   resendVerificationLink,
-} from '../services/email-address.ts';
+} from '../services/account/email-address.ts';
 import {
   EMAIL_CHANGE_PER_IP,
   EMAIL_CHANGE_PER_USER,

@@ -22,16 +22,16 @@ import {
   turnOffMfa,
   verifyMfaCode,
   verifyRecoveryCode,
-} from '../services/mfa.ts';
-import { ONE_TIME_CODE_RESEND_INTERVAL_MS } from '../services/one-time-codes.ts';
+} from '../services/factors/mfa.ts';
+import { ONE_TIME_CODE_RESEND_INTERVAL_MS } from '../services/factors/one-time-codes.ts';
 import {
   INVALID_US_PHONE_NUMBER,
   normaliseUsPhoneNumber,
   phoneLastDigits,
-} from '../services/phone-numbers.ts';
-import { confirmApp, startAppSetup, verifyAppCode } from '../services/authenticator-app.ts';
-import { PRODUCT_NAME } from '../services/account-emails.ts';
-import { PASSKEY_NAME_MAX_LENGTH } from '../services/passkey-store.ts';
+} from '../services/factors/phone-numbers.ts';
+import { confirmApp, startAppSetup, verifyAppCode } from '../services/factors/authenticator-app.ts';
+import { PRODUCT_NAME } from '../services/messages/account-emails.ts';
+import { PASSKEY_NAME_MAX_LENGTH } from '../services/factors/passkey-store.ts';
 import {
   addPasskey,
   listPasskeys,
@@ -39,7 +39,7 @@ import {
   relyingParty,
   secondStepOptions,
   verifyPasskeyStep,
-} from '../services/passkeys.ts';
+} from '../services/factors/passkeys.ts';
 import { authenticationCredential, registrationCredential } from '../http/webauthn-input.ts';
 import {
   MFA_APP_REMOVAL_PER_IP,
@@ -56,8 +56,8 @@ import {
   MFA_TURN_OFF_PER_USER,
   MFA_VERIFY_PER_USER,
 } from '../services/rate-limits.ts';
-import { countUnusedRecoveryCodes } from '../services/recovery-codes.ts';
-import { isRecentlyProven } from '../services/recent-proof.ts';
+import { countUnusedRecoveryCodes } from '../services/factors/recovery-codes.ts';
+import { isRecentlyProven } from '../services/sign-in/recent-proof.ts';
 import { MFA_TOKEN_HEADER } from '../../contract/headers.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
 

@@ -6,8 +6,12 @@ import { errorResponse } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { jsonBody } from '../http/validation.ts';
 import { authenticationCredential } from '../http/webauthn-input.ts';
-import { PRODUCT_NAME } from '../services/account-emails.ts';
-import { passkeySignInOptions, relyingParty, signInWithPasskey } from '../services/passkeys.ts';
+import { PRODUCT_NAME } from '../services/messages/account-emails.ts';
+import {
+  passkeySignInOptions,
+  relyingParty,
+  signInWithPasskey,
+} from '../services/factors/passkeys.ts';
 import { PASSKEY_SIGN_IN_PER_IP } from '../services/rate-limits.ts';
 import { MFA_TOKEN_HEADER } from '../../contract/headers.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';

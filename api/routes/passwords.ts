@@ -6,7 +6,7 @@ import { clientAddress, requestOrigin } from '../../platform/client-address.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { rateLimit, tooManyRequests } from '../http/rate-limit.ts';
 import { jsonBody } from '../http/validation.ts';
-import { requestPasswordReset, resetPassword } from '../services/password-reset.ts';
+import { requestPasswordReset, resetPassword } from '../services/account/password-reset.ts';
 import {
   accountSubject,
   PASSWORD_RESET_PER_ACCOUNT,

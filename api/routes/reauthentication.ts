@@ -7,7 +7,7 @@ import { wrongCurrentPasswordResponse } from '../http/errors.ts';
 import { rateLimit, rateLimitPerUser } from '../http/rate-limit.ts';
 import { jsonBody, passwordInput } from '../http/validation.ts';
 import { REAUTHENTICATION_PER_IP, REAUTHENTICATION_PER_USER } from '../services/rate-limits.ts';
-import { reauthenticate } from '../services/recent-proof.ts';
+import { reauthenticate } from '../services/sign-in/recent-proof.ts';
 
 const reauthenticationBody = z.object({
   user: z.object({ current_password: passwordInput }),

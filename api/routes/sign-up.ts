@@ -7,7 +7,7 @@ import { rateLimit } from '../http/rate-limit.ts';
 import { memberName } from '../http/member-name.ts';
 import { jsonBody } from '../http/validation.ts';
 import { SIGN_UP_PER_IP } from '../services/rate-limits.ts';
-import { signUp } from '../services/sign-up.ts';
+import { signUp } from '../services/account/sign-up.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
 
 /** Long enough for any real password; the policy's own limit (128) answers with its sentence. */

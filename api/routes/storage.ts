@@ -4,9 +4,12 @@ import { cors } from 'hono/cors';
 import { blobs } from '../db/schema.ts';
 import type { ApiDependencies } from '../http/context.ts';
 import { errorResponse } from '../http/errors.ts';
-import { attachmentContentDisposition } from '../services/storage/content-disposition.ts';
-import { servedContentType } from '../services/storage/served-content-type.ts';
-import { type LocalFileStorage, type UploadRefusal } from '../services/storage/local-storage.ts';
+import { attachmentContentDisposition } from '../services/files/storage/content-disposition.ts';
+import { servedContentType } from '../services/files/storage/served-content-type.ts';
+import {
+  type LocalFileStorage,
+  type UploadRefusal,
+} from '../services/files/storage/local-storage.ts';
 import { CHECKSUM_HEADER } from '../../contract/headers.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
 

@@ -10,7 +10,7 @@ import {
   UNLOCK_REQUEST_PER_ACCOUNT,
   UNLOCK_REQUEST_PER_IP,
 } from '../services/rate-limits.ts';
-import { requestUnlockLink, unlockWithToken } from '../services/unlock.ts';
+import { requestUnlockLink, unlockWithToken } from '../services/sign-in/unlock.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
 
 /** The answers of the unlock routes that are not errors. */

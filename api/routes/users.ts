@@ -7,27 +7,27 @@ import { errorResponse, wrongCurrentPasswordResponse } from '../http/errors.ts';
 import { rateLimit, rateLimitPerUser } from '../http/rate-limit.ts';
 import { memberName } from '../http/member-name.ts';
 import { jsonBody, passwordInput, queryParameters } from '../http/validation.ts';
-import { deleteAccount } from '../services/account-deletion.ts';
-import { exportAccount } from '../services/account-export.ts';
-import { signIn, signOut } from '../services/authentication.ts';
+import { deleteAccount } from '../services/account/account-deletion.ts';
+import { exportAccount } from '../services/account/account-export.ts';
+import { signIn, signOut } from '../services/sign-in/authentication.ts';
 import {
   endDeviceSession,
   endOtherDeviceSessions,
   listDeviceSessions,
   type DeviceSession,
-} from '../services/devices.ts';
-import { companyRequiresMfa, signInMfaFlags } from '../services/mfa.ts';
-import { INVALID_US_PHONE_NUMBER } from '../services/phone-numbers.ts';
+} from '../services/sign-in/devices.ts';
+import { companyRequiresMfa, signInMfaFlags } from '../services/factors/mfa.ts';
+import { INVALID_US_PHONE_NUMBER } from '../services/factors/phone-numbers.ts';
 import { CONTACT_METHODS, HELP_TOPICS } from '../../contract/profile-choices.ts';
-import { describeCurrentUser, updateProfile } from '../services/profile.ts';
+import { describeCurrentUser, updateProfile } from '../services/account/profile.ts';
 import {
   forgetAllRememberedDevices,
   forgetRememberedDevice,
   listRememberedDevices,
   type RememberedDeviceView,
-} from '../services/remembered-devices.ts';
-import { changePassword } from '../services/password-change.ts';
-import { describeUserAgent } from '../services/user-agents.ts';
+} from '../services/sign-in/remembered-devices.ts';
+import { changePassword } from '../services/account/password-change.ts';
+import { describeUserAgent } from '../services/sign-in/user-agents.ts';
 import {
   ACCOUNT_DELETION_PER_IP,
   ACCOUNT_DELETION_PER_USER,
@@ -40,7 +40,7 @@ import {
   listSecurityEvents,
   parseSecurityEventCursor,
   type SecurityEventCursor,
-} from '../services/security-events.ts';
+} from '../services/account/security-events.ts';
 import { createConfirmationRoutes, createEmailChangeRoutes } from './email-address.ts';
 import { createPasskeySignInRoutes } from './passkey-sign-in.ts';
 import { createPasswordRoutes } from './passwords.ts';

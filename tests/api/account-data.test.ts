@@ -9,11 +9,11 @@ import {
   storageDeletions,
   users,
 } from '../../api/db/schema.ts';
-import { deleteAccount as deleteAccountWith } from '../../api/services/account-deletion.ts';
-import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
-import { removeQueuedStorageFiles } from '../../api/services/files.ts';
-import { recordSecurityEvent } from '../../api/services/security-events.ts';
-import type { FileStorage } from '../../api/services/storage/file-storage.ts';
+import { deleteAccount as deleteAccountWith } from '../../api/services/account/account-deletion.ts';
+import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
+import { removeQueuedStorageFiles } from '../../api/services/files/files.ts';
+import { recordSecurityEvent } from '../../api/services/account/security-events.ts';
+import type { FileStorage } from '../../api/services/files/storage/file-storage.ts';
 import {
   randomClientAddress,
   startTestApi,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobs } from '../../api/db/schema.ts';
-import { LocalFileStorage } from '../../api/services/storage/local-storage.ts';
+import { LocalFileStorage } from '../../api/services/files/storage/local-storage.ts';
 import {
   putUpload,
   requestDirectUpload,

@@ -11,7 +11,7 @@ import {
   createSmtpEmailProvider,
   keepInOutboxEmailProvider,
   keepInOutboxTextProvider,
-} from '../../api/services/mail-providers.ts';
+} from '../../api/services/messages/mail-providers.ts';
 import {
   createOutboxWorker,
   enqueueEmail,
@@ -21,7 +21,7 @@ import {
   type EmailMessage,
   type EmailProvider,
   type TextMessage,
-} from '../../api/services/outbox.ts';
+} from '../../api/services/messages/outbox.ts';
 import {
   createFreshDatabase,
   startTestApi,

@@ -10,8 +10,8 @@ import {
   users,
 } from '../../api/db/schema.ts';
 import { MINUTE, SECOND } from '../../platform/clock.ts';
-import { issueRecoveryCodes } from '../../api/services/recovery-codes.ts';
-import { totpCodeAt, totpStep } from '../../api/services/totp.ts';
+import { issueRecoveryCodes } from '../../api/services/factors/recovery-codes.ts';
+import { totpCodeAt, totpStep } from '../../api/services/factors/totp.ts';
 import {
   codeFromText,
   reloadUser,

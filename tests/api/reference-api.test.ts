@@ -8,7 +8,7 @@ import { DEFAULT_DEMO_PASSWORD } from '../../api/db/demo-accounts.ts';
 import { seedDemoData } from '../../api/db/seed.ts';
 import { startReferenceApi, type ReferenceApi } from '../../api/index.ts';
 import { createMovableClock } from '../../platform/clock.ts';
-import { verifyPassword } from '../../api/services/passwords.ts';
+import { verifyPassword } from '../../api/services/sign-in/passwords.ts';
 import { createFreshDatabase, openTestDatabase, type FreshDatabase } from './support.ts';
 
 describe('startReferenceApi', () => {

@@ -3,7 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requests, requestUpdates } from '../../api/db/schema.ts';
 import { MINUTE } from '../../platform/clock.ts';
-import type { PageMeta } from '../../api/services/requests.ts';
+import type { PageMeta } from '../../api/services/requests/requests.ts';
 import {
   addConciergeUpdate,
   startTestApi,

@@ -7,8 +7,12 @@ import {
   createSmtpEmailProvider,
   keepInOutboxEmailProvider,
   keepInOutboxTextProvider,
-} from '../../api/services/mail-providers.ts';
-import { createOutboxWorker, retryDelayMs, type OutboxWorker } from '../../api/services/outbox.ts';
+} from '../../api/services/messages/mail-providers.ts';
+import {
+  createOutboxWorker,
+  retryDelayMs,
+  type OutboxWorker,
+} from '../../api/services/messages/outbox.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { startTestApi, type TestApi } from './support.ts';
 

@@ -8,8 +8,8 @@ import type {
   FileStorage,
   StoredFileDeclaration,
   UploadTarget,
-} from '../../api/services/storage/file-storage.ts';
-import { createUnattachedFileSweeper } from '../../api/services/unattached-file-sweeper.ts';
+} from '../../api/services/files/storage/file-storage.ts';
+import { createUnattachedFileSweeper } from '../../api/services/jobs/unattached-file-sweeper.ts';
 import {
   requestDirectUpload,
   sha256Base64,

@@ -1,0 +1,58 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { sessions, type Session, type User } from '../../db/schema.ts';
+import type { RequestOrigin } from '../../../platform/client-address.ts';
+import { MINUTE, type Clock } from '../../../platform/clock.ts';
+import { acceptCurrentPassword } from './current-password.ts';
+import { verifyPassword } from './passwords.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
+
+/**
+ * How long a proof of who holds a session (signing in, a second step, the password given again)
+ * lets it add a way to sign in. A stolen session alone then cannot give the thief a passkey, an
+ * app or a phone of their own, while a member who signed in a moment ago is not asked twice.
+ */
+export const RECENT_PROOF_WINDOW_MS = 10 * MINUTE;
+
+export function isRecentlyProven(session: Pick<Session, 'provenAt'>, now: Date): boolean {
+  return now.getTime() - session.provenAt.getTime() < RECENT_PROOF_WINDOW_MS;
+}
+
+/** Marks the session proven now, in the transaction of the proof. */
+export async function markSessionProven(
+  transaction: Database,
+  sessionId: Session['id'],
+  now: Date,
+): Promise<void> {
+  await transaction.update(sessions).set({ provenAt: now }).where(eq(sessions.id, sessionId));
+}
+
+export type ReauthenticationResult = { proven: true } | { proven: false };
+
+/**
+ * POST /users/reauthentication: the signed-in member gives the password again, checked as every
+ * other proof with the current password is (argon2 outside the transaction, counted by the lockout,
+ * the lock ending every session), and the session counts as proven from now.
+ */
+export function reauthenticate(
+  database: Database,
+  clock: Clock,
+  caller: { user: User; session: Session },
+  input: { currentPassword: string; publicOrigin: string; origin: RequestOrigin },
+): Promise<ReauthenticationResult> {
+  return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, async () => {
+    const matches = await verifyPassword(input.currentPassword, caller.user.passwordHash);
+    return database.transaction(async (transaction): Promise<ReauthenticationResult> => {
+      const now = clock.now();
+      const accepted = await acceptCurrentPassword(transaction, caller.user, {
+        matches,
+        now,
+        origin: input.origin,
+        publicOrigin: input.publicOrigin,
+      });
+      if (!accepted) return { proven: false };
+      await markSessionProven(transaction, caller.session.id, now);
+      return { proven: true };
+    });
+  });
+}
