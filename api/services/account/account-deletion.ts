@@ -1,22 +1,13 @@
 import { and, eq, notExists, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { logger } from '../../../platform/logger.ts';
 import { blobs, outboxMessages, storageDeletions, users, type User } from '../../db/schema.ts';
 import { accountDeletedEmail } from '../messages/account-emails.ts';
 import type { Clock } from '../../../platform/clock.ts';
-import { acceptCurrentPassword } from '../sign-in/current-password.ts';
+import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';
 import { removeQueuedStorageFiles } from '../files/files.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
-import { verifyPassword } from '../sign-in/passwords.ts';
 import type { FileStorage } from '../files/storage/file-storage.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from '../sign-in/timing.ts';
-
-export interface AccountDeletionInput {
-  currentPassword: string;
-  publicOrigin: string;
-  origin: RequestOrigin;
-}
 
 export type AccountDeletionResult =
   | { deleted: true }
@@ -40,11 +31,9 @@ export async function deleteAccount(
   clock: Clock,
   storage: FileStorage,
   user: User,
-  input: AccountDeletionInput,
+  input: CurrentPasswordInput,
 ): Promise<AccountDeletionResult> {
-  const result = await withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, () =>
-    deleteInTransaction(database, clock, user, input),
-  );
+  const result = await deleteInTransaction(database, clock, user, input);
   if (result.deleted) {
     // Best effort now; a key storage did not let go stays queued for the sweeper.
     await removeQueuedStorageFiles(database, storage, result.keys.length, result.keys).catch(
@@ -65,21 +54,12 @@ async function deleteInTransaction(
   database: Database,
   clock: Clock,
   user: User,
-  input: AccountDeletionInput,
+  input: CurrentPasswordInput,
 ): Promise<
   { deleted: true; keys: string[] } | { deleted: false; reason: 'wrong_current_password' }
 > {
-  // Argon2 runs before the transaction, so that no row lock is held while it computes.
-  const currentMatches = await verifyPassword(input.currentPassword, user.passwordHash);
-  return database.transaction(async (transaction) => {
-    const now = clock.now();
-    const accepted = await acceptCurrentPassword(transaction, user, {
-      matches: currentMatches,
-      now,
-      origin: input.origin,
-      publicOrigin: input.publicOrigin,
-    });
-    if (!accepted) return { deleted: false, reason: 'wrong_current_password' } as const;
+  return withCurrentPassword(database, clock, user, input, async (transaction, { now, accept }) => {
+    if (!(await accept(user))) return { deleted: false, reason: 'wrong_current_password' } as const;
     const [current] = await transaction
       .select({
         email: users.email,

@@ -13,11 +13,9 @@ import {
 import { issueAccountToken, spendAccountToken, type TokenRefusal } from './account-tokens.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { credentialsChanged } from './credential-events.ts';
-import { acceptCurrentPassword } from '../sign-in/current-password.ts';
+import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
-import { verifyPassword } from '../sign-in/passwords.ts';
 import { recordSecurityEvent } from './security-events.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from '../sign-in/timing.ts';
 
 /**
  * Proving the account's email address (docs/PRODUCT.md §11.2): a `verify_email` link at sign-up
@@ -144,12 +142,9 @@ export function confirmEmail(
   });
 }
 
-export interface EmailChangeInput {
-  currentPassword: string;
+export interface EmailChangeInput extends CurrentPasswordInput {
   /** Already trimmed, lower-cased and checked as at sign-up. */
   email: string;
-  publicOrigin: string;
-  origin: RequestOrigin;
 }
 
 export type EmailChangeResult =
@@ -171,17 +166,13 @@ export function requestEmailChange(
   user: User,
   input: EmailChangeInput,
 ): Promise<EmailChangeResult> {
-  return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, async () => {
-    const currentMatches = await verifyPassword(input.currentPassword, user.passwordHash);
-    return database.transaction(async (transaction): Promise<EmailChangeResult> => {
-      const now = clock.now();
-      const accepted = await acceptCurrentPassword(transaction, user, {
-        matches: currentMatches,
-        now,
-        origin: input.origin,
-        publicOrigin: input.publicOrigin,
-      });
-      if (!accepted) return { requested: false, reason: 'wrong_current_password' };
+  return withCurrentPassword(
+    database,
+    clock,
+    user,
+    input,
+    async (transaction, { now, accept }): Promise<EmailChangeResult> => {
+      if (!(await accept(user))) return { requested: false, reason: 'wrong_current_password' };
       if (input.email === user.email) return { requested: false, reason: 'same_email' };
 
       const token = await issueAccountToken(transaction, user.id, 'change_email', now, input.email);
@@ -218,8 +209,8 @@ export function requestEmailChange(
         at: now,
       });
       return { requested: true };
-    });
-  });
+    },
+  );
 }
 
 /**

@@ -1,21 +1,16 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { users, type Session, type User } from '../../db/schema.ts';
-import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { passwordChangedWhileSignedInEmail } from '../messages/account-emails.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { credentialsChanged } from './credential-events.ts';
-import { acceptCurrentPassword } from '../sign-in/current-password.ts';
+import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
-import { checkPasswordPolicy, hashPassword, verifyPassword } from '../sign-in/passwords.ts';
+import { checkPasswordPolicy, hashPassword } from '../sign-in/passwords.ts';
 import { recordSecurityEvent } from './security-events.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from '../sign-in/timing.ts';
 
-export interface PasswordChangeInput {
-  currentPassword: string;
+export interface PasswordChangeInput extends CurrentPasswordInput {
   password: string;
-  publicOrigin: string;
-  origin: RequestOrigin;
 }
 
 export type PasswordChangeResult =
@@ -42,7 +37,7 @@ function samePassword(a: string, b: string): boolean {
  *
  * The current password is checked like a sign-in's: one argon2 computation, the answer after at
  * least {@link SIGN_IN_MINIMUM_DURATION_MS}, and the attempt counted by the lockout
- * ({@link acceptCurrentPassword}) so that a stolen session cannot be used to guess the password
+ * ({@link withCurrentPassword}) so that a stolen session cannot be used to guess the password
  * faster than the sign-in form allows. The failure that locks the account emails the unlock link,
  * as at sign-in, and ends every session of the member, the caller's too: whoever holds the session
  * is guessing the password.
@@ -55,75 +50,63 @@ function samePassword(a: string, b: string): boolean {
 export function changePassword(
   database: Database,
   clock: Clock,
-  caller: { user: User; session: Session },
-  input: PasswordChangeInput,
-): Promise<PasswordChangeResult> {
-  return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, () =>
-    change(database, clock, caller, input),
-  );
-}
-
-async function change(
-  database: Database,
-  clock: Clock,
   { user, session }: { user: User; session: Session },
   input: PasswordChangeInput,
 ): Promise<PasswordChangeResult> {
-  // Argon2 runs before the transaction, so that no row lock is held while it computes.
-  const currentMatches = await verifyPassword(input.currentPassword, user.passwordHash);
-  let refusal: PasswordChangeResult | undefined;
-  let passwordHash: string | undefined;
-  if (currentMatches) {
-    const verdict = await checkPasswordPolicy(input.password, {
-      email: user.email,
-      name: user.name,
-      lastName: user.lastName,
-    });
-    if (!verdict.acceptable) {
-      refusal = { changed: false, reason: 'password_policy', message: verdict.message };
-    } else if (samePassword(input.password, input.currentPassword)) {
-      refusal = { changed: false, reason: 'same_password' };
-    } else {
-      passwordHash = await hashPassword(input.password);
-    }
-  }
+  return withCurrentPassword(
+    database,
+    clock,
+    user,
+    input,
+    async (transaction, { now, accept, prepared }): Promise<PasswordChangeResult> => {
+      if (!(await accept(user))) return { changed: false, reason: 'wrong_current_password' };
+      // The right current password: the counter is cleared even when the new one is refused.
+      if (!prepared) return { changed: false, reason: 'wrong_current_password' };
+      if ('refusal' in prepared) return prepared.refusal;
+      const [updated] = await transaction
+        .update(users)
+        .set({ passwordHash: prepared.passwordHash, updatedAt: now })
+        .where(eq(users.id, user.id))
+        .returning();
+      if (!updated) return { changed: false, reason: 'wrong_current_password' };
+      await credentialsChanged(transaction, 'password_changed', {
+        userId: user.id,
+        sessionId: session.id,
+        now,
+      });
+      await recordSecurityEvent(transaction, {
+        userId: user.id,
+        kind: 'password_changed',
+        origin: input.origin,
+        at: now,
+      });
+      await enqueueEmail(
+        transaction,
+        user.email,
+        passwordChangedWhileSignedInEmail(input.publicOrigin),
+        now,
+      );
+      return { changed: true, user: updated };
+    },
+    () => checkNewPassword(user, input),
+  );
+}
 
-  return database.transaction(async (transaction): Promise<PasswordChangeResult> => {
-    const now = clock.now();
-    const accepted = await acceptCurrentPassword(transaction, user, {
-      matches: currentMatches,
-      now,
-      origin: input.origin,
-      publicOrigin: input.publicOrigin,
-    });
-    if (!accepted) return { changed: false, reason: 'wrong_current_password' };
-    // The right current password: the counter is cleared even when the new one is refused.
-    if (refusal || passwordHash === undefined) {
-      return refusal ?? { changed: false, reason: 'wrong_current_password' };
-    }
-    const [updated] = await transaction
-      .update(users)
-      .set({ passwordHash, updatedAt: now })
-      .where(eq(users.id, user.id))
-      .returning();
-    if (!updated) return { changed: false, reason: 'wrong_current_password' };
-    await credentialsChanged(transaction, 'password_changed', {
-      userId: user.id,
-      sessionId: session.id,
-      now,
-    });
-    await recordSecurityEvent(transaction, {
-      userId: user.id,
-      kind: 'password_changed',
-      origin: input.origin,
-      at: now,
-    });
-    await enqueueEmail(
-      transaction,
-      user.email,
-      passwordChangedWhileSignedInEmail(input.publicOrigin),
-      now,
-    );
-    return { changed: true, user: updated };
+/** The new password's hash, or why it is refused; asked only once the current one matched. */
+async function checkNewPassword(
+  user: User,
+  input: PasswordChangeInput,
+): Promise<{ passwordHash: string } | { refusal: PasswordChangeResult }> {
+  const verdict = await checkPasswordPolicy(input.password, {
+    email: user.email,
+    name: user.name,
+    lastName: user.lastName,
   });
+  if (!verdict.acceptable) {
+    return { refusal: { changed: false, reason: 'password_policy', message: verdict.message } };
+  }
+  if (samePassword(input.password, input.currentPassword)) {
+    return { refusal: { changed: false, reason: 'same_password' } };
+  }
+  return { passwordHash: await hashPassword(input.password) };
 }

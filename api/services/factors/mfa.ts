@@ -26,7 +26,7 @@ import {
 import { HOUR, type Clock } from '../../../platform/clock.ts';
 import { emailCodesPausedNotice } from './codes-pause.ts';
 import { credentialsChanged } from '../account/credential-events.ts';
-import { acceptCurrentPassword } from '../sign-in/current-password.ts';
+import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';
 import {
   generateOneTimeCode,
   hashOneTimeCode,
@@ -43,7 +43,6 @@ import {
   resendVerdict,
 } from './one-time-codes.ts';
 import { enqueueEmail, enqueueText, type EmailContent } from '../messages/outbox.ts';
-import { verifyPassword } from '../sign-in/passwords.ts';
 import { deletePasskeys, findPasskey } from './passkey-store.ts';
 import { phoneLastDigits } from './phone-numbers.ts';
 import {
@@ -56,7 +55,6 @@ import {
 } from './recovery-codes.ts';
 import { rememberDevice, type IssuedRememberedDevice } from '../sign-in/remembered-devices.ts';
 import { recordSecurityEvent } from '../account/security-events.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from '../sign-in/timing.ts';
 import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
 import { type SecurityEventKind } from '../../../contract/security-event-kinds.ts';
 
@@ -582,19 +580,15 @@ export function turnOffMfa(
   database: Database,
   clock: Clock,
   user: User,
-  input: { currentPassword: string; publicOrigin: string; origin: RequestOrigin },
+  input: CurrentPasswordInput,
 ): Promise<TurnOffResult> {
-  return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, async () => {
-    const matches = await verifyPassword(input.currentPassword, user.passwordHash);
-    return database.transaction(async (transaction): Promise<TurnOffResult> => {
-      const now = clock.now();
-      const accepted = await acceptCurrentPassword(transaction, user, {
-        matches,
-        now,
-        origin: input.origin,
-        publicOrigin: input.publicOrigin,
-      });
-      if (!accepted) return { turnedOff: false, reason: 'wrong_current_password' };
+  return withCurrentPassword(
+    database,
+    clock,
+    user,
+    input,
+    async (transaction, { now, accept }): Promise<TurnOffResult> => {
+      if (!(await accept(user))) return { turnedOff: false, reason: 'wrong_current_password' };
       const [current] = await transaction
         .select({
           mfaPhone: users.mfaPhone,
@@ -625,8 +619,8 @@ export function turnOffMfa(
       });
       await enqueueEmail(transaction, user.email, twoStepDisabledEmail(input.publicOrigin), now);
       return { turnedOff: true };
-    });
-  });
+    },
+  );
 }
 
 /**
@@ -777,13 +771,6 @@ export function verifyRecoveryCode(
   });
 }
 
-/** A change the member proves with the current password (docs/PRODUCT.md §11.2). */
-export interface CurrentPasswordInput {
-  currentPassword: string;
-  publicOrigin: string;
-  origin: RequestOrigin;
-}
-
 export type RenewRecoveryCodesResult =
   | { renewed: true; recoveryCodes: string[] }
   | { renewed: false; reason: 'wrong_current_password' | 'not_enrolled' };
@@ -800,20 +787,16 @@ export function renewRecoveryCodes(
   user: User,
   input: CurrentPasswordInput,
 ): Promise<RenewRecoveryCodesResult> {
-  return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, async () => {
-    const matches = await verifyPassword(input.currentPassword, user.passwordHash);
-    return database.transaction(async (transaction): Promise<RenewRecoveryCodesResult> => {
-      const now = clock.now();
+  return withCurrentPassword(
+    database,
+    clock,
+    user,
+    input,
+    async (transaction, { now, accept }): Promise<RenewRecoveryCodesResult> => {
       const current = await lockedUser(transaction, user.id);
       // Codes stand in for a factor: without one they would be a second password, not a step.
       if (!current || !hasEnrolledMfa(current)) return { renewed: false, reason: 'not_enrolled' };
-      const accepted = await acceptCurrentPassword(transaction, current, {
-        matches,
-        now,
-        origin: input.origin,
-        publicOrigin: input.publicOrigin,
-      });
-      if (!accepted) return { renewed: false, reason: 'wrong_current_password' };
+      if (!(await accept(current))) return { renewed: false, reason: 'wrong_current_password' };
       const recoveryCodes = await issueRecoveryCodes(transaction, current.id, now);
       await recordSecurityEvent(transaction, {
         userId: current.id,
@@ -828,8 +811,8 @@ export function renewRecoveryCodes(
         now,
       );
       return { renewed: true, recoveryCodes };
-    });
-  });
+    },
+  );
 }
 
 export type RemoveFactorResult =
@@ -909,10 +892,12 @@ export function removeSecondFactor(
   target: FactorToRemove,
   input: CurrentPasswordInput & { companyRequiresMfa: boolean },
 ): Promise<RemoveFactorResult> {
-  return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, async () => {
-    const matches = await verifyPassword(input.currentPassword, user.passwordHash);
-    return database.transaction(async (transaction): Promise<RemoveFactorResult> => {
-      const now = clock.now();
+  return withCurrentPassword(
+    database,
+    clock,
+    user,
+    input,
+    async (transaction, { now, accept }): Promise<RemoveFactorResult> => {
       const current = await lockedUser(transaction, user.id);
       const removal =
         current && (await factorRemoval(transaction, current, target, input.publicOrigin));
@@ -921,13 +906,7 @@ export function removeSecondFactor(
       if (input.companyRequiresMfa && onlyFactor) {
         return { removed: false, reason: 'last_factor_required' };
       }
-      const accepted = await acceptCurrentPassword(transaction, current, {
-        matches,
-        now,
-        origin: input.origin,
-        publicOrigin: input.publicOrigin,
-      });
-      if (!accepted) return { removed: false, reason: 'wrong_current_password' };
+      if (!(await accept(current))) return { removed: false, reason: 'wrong_current_password' };
       await transaction
         .update(users)
         .set({
@@ -963,8 +942,8 @@ export function removeSecondFactor(
       });
       await enqueueEmail(transaction, current.email, removal.email, now);
       return { removed: true };
-    });
-  });
+    },
+  );
 }
 
 /** Whether the factor removed leaves none of its kind (a member may have several passkeys). */

@@ -1,11 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { sessions, type Session, type User } from '../../db/schema.ts';
-import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { MINUTE, type Clock } from '../../../platform/clock.ts';
-import { acceptCurrentPassword } from './current-password.ts';
-import { verifyPassword } from './passwords.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
+import { withCurrentPassword, type CurrentPasswordInput } from './current-password.ts';
 
 /**
  * How long a proof of who holds a session (signing in, a second step, the password given again)
@@ -38,21 +35,17 @@ export function reauthenticate(
   database: Database,
   clock: Clock,
   caller: { user: User; session: Session },
-  input: { currentPassword: string; publicOrigin: string; origin: RequestOrigin },
+  input: CurrentPasswordInput,
 ): Promise<ReauthenticationResult> {
-  return withMinimumDuration(SIGN_IN_MINIMUM_DURATION_MS, async () => {
-    const matches = await verifyPassword(input.currentPassword, caller.user.passwordHash);
-    return database.transaction(async (transaction): Promise<ReauthenticationResult> => {
-      const now = clock.now();
-      const accepted = await acceptCurrentPassword(transaction, caller.user, {
-        matches,
-        now,
-        origin: input.origin,
-        publicOrigin: input.publicOrigin,
-      });
-      if (!accepted) return { proven: false };
+  return withCurrentPassword(
+    database,
+    clock,
+    caller.user,
+    input,
+    async (transaction, { now, accept }): Promise<ReauthenticationResult> => {
+      if (!(await accept(caller.user))) return { proven: false };
       await markSessionProven(transaction, caller.session.id, now);
       return { proven: true };
-    });
-  });
+    },
+  );
 }
