@@ -70,6 +70,17 @@ export default defineConfig(
             { folder: 'platform/', allow: ['platform/', 'contract/'] },
             { folder: 'api/', deny: ['src/'] },
             {
+              folder: 'api/services/',
+              deny: ['src/', 'api/http/', 'api/routes/'],
+              because: 'services know nothing of HTTP; routes call them',
+            },
+            {
+              folder: 'api/db/',
+              deny: ['src/', 'api/services/', 'api/http/', 'api/routes/'],
+              except: ['api/db/seed.ts', 'api/db/seed-requests.ts'],
+              because: 'the services build on the schema, not the other way round',
+            },
+            {
               folder: 'src/',
               deny: ['api/'],
               except: ['src/server/api/transport.ts'],

@@ -26,7 +26,7 @@ export interface CurrentPasswordProof<Prepared> {
    * when it answers true. The work calls it where its checks allow: a refusal found before it
    * leaves the lockout's count as it was.
    */
-  accept(user: Pick<User, 'id' | 'email'>): Promise<boolean>;
+  accept: (user: Pick<User, 'id' | 'email'>) => Promise<boolean>;
   /** What `prepare` answered, when the password matched; else undefined. */
   prepared: Prepared | undefined;
 }
