@@ -273,7 +273,7 @@ export const oneTimeCodes = pgTable(
 
 /**
  * Each wrong code from an authenticator app (docs/PRODUCT.md §11.2). They count toward the
- * account's cap on wrong codes with the wrong tries of texted codes (services/mfa.ts), and go
+ * account's cap on wrong codes with the wrong tries of texted codes (services/factors/step.ts), and go
  * when the pause they may cause is lifted.
  */
 export const secondStepFailures = pgTable(

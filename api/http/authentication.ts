@@ -1,6 +1,6 @@
 import { MFA_TOKEN_HEADER } from '../../contract/headers.ts';
 import type { Context, MiddlewareHandler } from 'hono';
-import { awaitsMfa, requestHasVerifiedMfa } from '../services/factors/mfa.ts';
+import { awaitsMfa, requestHasVerifiedMfa } from '../services/factors/step.ts';
 import { authenticateSession, type AuthenticatedSession } from '../services/sign-in/sessions.ts';
 import type { ApiDependencies, ApiEnv } from './context.ts';
 import { errorResponse } from './errors.ts';

@@ -10,19 +10,14 @@ import {
   CODES_PAUSED_MESSAGE,
   type CodeRefusal,
   type CompletedStep,
-  declineMfaEnrollment,
-  hasEnrolledMfa,
-  mfaStatus,
   type MfaRequestContext,
-  removeSecondFactor,
-  renewRecoveryCodes,
-  type FactorToRemove,
-  sendMfaCode,
-  setPendingMfaPhone,
-  turnOffMfa,
-  verifyMfaCode,
-  verifyRecoveryCode,
-} from '../services/factors/mfa.ts';
+} from '../services/factors/step.ts';
+import { declineMfaEnrollment } from '../services/factors/offer.ts';
+import { hasEnrolledMfa } from '../services/factors/member-factors.ts';
+import { mfaStatus, turnOffMfa } from '../services/factors/two-step-verification.ts';
+import { removeSecondFactor, type FactorToRemove } from '../services/factors/factor-removal.ts';
+import { renewRecoveryCodes, verifyRecoveryCode } from '../services/factors/recovery-codes.ts';
+import { sendMfaCode, setPendingMfaPhone, verifyMfaCode } from '../services/factors/phone.ts';
 import { ONE_TIME_CODE_RESEND_INTERVAL_MS } from '../services/factors/one-time-codes.ts';
 import {
   INVALID_US_PHONE_NUMBER,
@@ -56,7 +51,7 @@ import {
   MFA_TURN_OFF_PER_USER,
   MFA_VERIFY_PER_USER,
 } from '../services/rate-limits.ts';
-import { countUnusedRecoveryCodes } from '../services/factors/recovery-codes.ts';
+import { countUnusedRecoveryCodes } from '../services/factors/recovery-code-store.ts';
 import { isRecentlyProven } from '../services/sign-in/recent-proof.ts';
 import { MFA_TOKEN_HEADER } from '../../contract/headers.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';

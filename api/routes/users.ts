@@ -16,7 +16,8 @@ import {
   listDeviceSessions,
   type DeviceSession,
 } from '../services/sign-in/devices.ts';
-import { companyRequiresMfa, signInMfaFlags } from '../services/factors/mfa.ts';
+import { companyRequiresMfa } from '../services/factors/two-step-verification.ts';
+import { signInMfaFlags } from '../services/factors/offer.ts';
 import { INVALID_US_PHONE_NUMBER } from '../services/factors/phone-numbers.ts';
 import { CONTACT_METHODS, HELP_TOPICS } from '../../contract/profile-choices.ts';
 import { describeCurrentUser, updateProfile } from '../services/account/profile.ts';

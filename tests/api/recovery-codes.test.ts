@@ -10,7 +10,7 @@ import {
   users,
 } from '../../api/db/schema.ts';
 import { MINUTE, SECOND } from '../../platform/clock.ts';
-import { issueRecoveryCodes } from '../../api/services/factors/recovery-codes.ts';
+import { issueRecoveryCodes } from '../../api/services/factors/recovery-code-store.ts';
 import { totpCodeAt, totpStep } from '../../api/services/factors/totp.ts';
 import {
   codeFromText,

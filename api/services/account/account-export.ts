@@ -12,7 +12,7 @@ import {
   type User,
 } from '../../db/schema.ts';
 import { passkeysOf } from '../factors/passkey-store.ts';
-import { countUnusedRecoveryCodes } from '../factors/recovery-codes.ts';
+import { countUnusedRecoveryCodes } from '../factors/recovery-code-store.ts';
 
 /** A file as the export lists it: what the member called it and how big it is, not its content. */
 interface ExportedFile {

@@ -18,10 +18,10 @@ import type { Clock } from '../../../platform/clock.ts';
 import { credentialsChanged } from './credential-events.ts';
 import { UNLOCKED_STATE } from '../sign-in/lockout.ts';
 import { resumeOneTimeCodes } from '../factors/codes-pause.ts';
-import { NO_SECOND_FACTORS } from '../factors/mfa.ts';
+import { NO_SECOND_FACTORS } from '../factors/member-factors.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
 import { deletePasskeys } from '../factors/passkey-store.ts';
-import { deleteRecoveryCodes } from '../factors/recovery-codes.ts';
+import { deleteRecoveryCodes } from '../factors/recovery-code-store.ts';
 import { checkPasswordPolicy, hashPassword } from '../sign-in/passwords.ts';
 import { recordSecurityEvent } from './security-events.ts';
 

@@ -13,13 +13,13 @@ import {
   type CompletedStep,
   countSecondStepFailure,
   INVALID_CODE,
-  lockedUser,
   type MfaRequestContext,
   type VerifyCodeResult,
-} from './mfa.ts';
+} from './step.ts';
+import { lockedUser } from './member-factors.ts';
 import { looksLikeOneTimeCode, normaliseOneTimeCodeInput } from './one-time-codes.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
-import { issueRecoveryCodesIfNone } from './recovery-codes.ts';
+import { issueRecoveryCodesIfNone } from './recovery-code-store.ts';
 import { recordSecurityEvent } from '../account/security-events.ts';
 import { matchingTotpStep, newTotpSecret, totpSecretText, totpUri } from './totp.ts';
 
@@ -27,7 +27,7 @@ import { matchingTotpStep, newTotpSecret, totpSecretText, totpUri } from './totp
  * An authenticator app as a second factor (docs/PRODUCT.md §11.2): set up with a secret the app
  * reads from a QR code, confirmed by its first code, then taken at sign-in in place of a texted
  * code. The secret is kept only sealed (factor-secrets.ts). Its removal shares the rules of the
- * phone's (removeSecondFactor, mfa.ts).
+ * phone's (removeSecondFactor, factor-removal.ts).
  */
 
 /** What the member's app needs: the secret to type, and the address its QR code carries. */

@@ -18,7 +18,7 @@ export const ONE_TIME_CODE_WINDOW_MS = HOUR;
  * Wrong codes an account may enter, across all its codes, on the codes sent in any 24 hours.
  * Without it, 5 tries a code and a new code a minute later let someone who has the password guess
  * for ever (about a 20% chance in a year). Reaching it pauses codes until a password reset or an
- * unlock link (services/mfa.ts), and the member is emailed once.
+ * unlock link (services/factors/step.ts), and the member is emailed once.
  */
 export const ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT = 20;
 export const ONE_TIME_CODE_FAILURES_WINDOW_MS = 24 * HOUR;

@@ -27,10 +27,10 @@ import { isLocked } from '../sign-in/lockout.ts';
 import {
   completeSecondStep,
   type CompletedStep,
-  lockedUser,
   markSessionVerified,
   type MfaRequestContext,
-} from './mfa.ts';
+} from './step.ts';
+import { lockedUser } from './member-factors.ts';
 import { credentialsChanged } from '../account/credential-events.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
 import {
@@ -39,7 +39,7 @@ import {
   passkeysOf,
   type PasskeyView,
 } from './passkey-store.ts';
-import { issueRecoveryCodesIfNone } from './recovery-codes.ts';
+import { issueRecoveryCodesIfNone } from './recovery-code-store.ts';
 import { recordSecurityEvent } from '../account/security-events.ts';
 import { createSession, deleteEndedSessions, type IssuedSession } from '../sign-in/sessions.ts';
 import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';

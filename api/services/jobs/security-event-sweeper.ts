@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.ts';
 import { HOUR, type Clock } from '../../../platform/clock.ts';
-import { removeInBatches, repeatingPass, type RepeatingPass } from './repeating-pass.ts';
+import { removeInBatches, repeatingPass, type RepeatingPass } from '../repeating-pass.ts';
 import { deleteExpiredSecurityEvents } from '../account/security-events.ts';
 
 export interface SecurityEventSweeperOptions {

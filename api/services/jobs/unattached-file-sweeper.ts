@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.ts';
 import { MINUTE, type Clock } from '../../../platform/clock.ts';
 import { removeQueuedStorageFiles, removeUnattachedFiles } from '../files/files.ts';
-import { removeInBatches, repeatingPass, type RepeatingPass } from './repeating-pass.ts';
+import { removeInBatches, repeatingPass, type RepeatingPass } from '../repeating-pass.ts';
 import type { FileStorage } from '../files/storage/file-storage.ts';
 
 export interface UnattachedFileSweeperOptions {

@@ -4,7 +4,7 @@ import { outboxMessages, type OutboxMessage } from '../../db/schema.ts';
 import { logger } from '../../../platform/logger.ts';
 import { HOUR, MINUTE, SECOND, type Clock } from '../../../platform/clock.ts';
 import { redactTokens } from '../tokens.ts';
-import { repeatingPass, type RepeatingPass } from '../jobs/repeating-pass.ts';
+import { repeatingPass, type RepeatingPass } from '../repeating-pass.ts';
 
 /**
  * The outbox (docs/PRODUCT.md §10): every email and text is first a row of `outbox_messages`,

@@ -12,7 +12,7 @@ import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
  * "Remember this device" (docs/PRODUCT.md §11.2, §12): after a second step, a member may ask that
  * this browser skip the step for 30 days. The browser keeps a device token and sends it with the
  * password at sign-in; the password is always asked. This module keeps the devices; the step
- * issues them (mfa.ts), sign-in uses them (authentication.ts), and every change that ends all of a
+ * issues them (factors/step.ts), sign-in uses them (authentication.ts), and every change that ends all of a
  * member's sessions forgets them.
  */
 

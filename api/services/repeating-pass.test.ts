@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { removeInBatches, repeatingPass } from './repeating-pass.ts';
-import { logger } from '../../../platform/logger.ts';
+import { logger } from '../../platform/logger.ts';
 
 describe('repeatingPass', () => {
   beforeEach(() => {

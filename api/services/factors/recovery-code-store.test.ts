@@ -7,7 +7,7 @@ import {
   looksLikeRecoveryCode,
   normaliseRecoveryCodeInput,
   recoveryCodeMatches,
-} from './recovery-codes.ts';
+} from './recovery-code-store.ts';
 
 describe('generateRecoveryCode', () => {
   it('draws 10 lowercase base32 letters', () => {

@@ -1,5 +1,5 @@
-import { logger } from '../../../platform/logger.ts';
-import { monitoring } from '../../../platform/monitoring.ts';
+import { logger } from '../../platform/logger.ts';
+import { monitoring } from '../../platform/monitoring.ts';
 
 /** Background work that runs one pass at a time, a pause after each (the outbox, the sweeper). */
 export interface RepeatingPass {
