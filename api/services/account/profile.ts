@@ -81,7 +81,7 @@ export async function describeCurrentUser(
 
 /** The profile fields PATCH /users/current may change; an absent one is left as it is. */
 export interface ProfileChanges {
-  /** First and last name, already trimmed and checked (routes/users.ts). */
+  /** First and last name, already trimmed and checked (routes/users/current-user.ts). */
   name?: string | undefined;
   lastName?: string | undefined;
   helpTopics?: readonly HelpTopic[] | undefined;

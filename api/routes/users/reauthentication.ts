@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { requireSession } from '../http/authentication.ts';
-import { clientAddress, requestOrigin } from '../../platform/client-address.ts';
-import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { wrongCurrentPasswordResponse } from '../http/errors.ts';
-import { rateLimit, rateLimitPerUser } from '../http/rate-limit.ts';
-import { jsonBody, passwordInput } from '../http/validation.ts';
-import { REAUTHENTICATION_PER_IP, REAUTHENTICATION_PER_USER } from '../services/rate-limits.ts';
-import { reauthenticate } from '../services/sign-in/recent-proof.ts';
+import { requireSession } from '../../http/authentication.ts';
+import { clientAddress, requestOrigin } from '../../../platform/client-address.ts';
+import type { ApiDependencies, ApiEnv } from '../../http/context.ts';
+import { wrongCurrentPasswordResponse } from '../../http/errors.ts';
+import { rateLimit, rateLimitPerUser } from '../../http/rate-limit.ts';
+import { jsonBody, passwordInput } from '../../http/validation.ts';
+import { REAUTHENTICATION_PER_IP, REAUTHENTICATION_PER_USER } from '../../services/rate-limits.ts';
+import { reauthenticate } from '../../services/sign-in/recent-proof.ts';
 
 const reauthenticationBody = z.object({
   user: z.object({ current_password: passwordInput }),

@@ -1,22 +1,22 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { requireSession } from '../http/authentication.ts';
-import { clientAddress, requestOrigin } from '../../platform/client-address.ts';
-import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse, wrongCurrentPasswordResponse } from '../http/errors.ts';
-import { rateLimit, rateLimitPerUser } from '../http/rate-limit.ts';
-import { jsonBody, passwordInput } from '../http/validation.ts';
+import { requireSession } from '../../http/authentication.ts';
+import { clientAddress, requestOrigin } from '../../../platform/client-address.ts';
+import type { ApiDependencies, ApiEnv } from '../../http/context.ts';
+import { errorResponse, wrongCurrentPasswordResponse } from '../../http/errors.ts';
+import { rateLimit, rateLimitPerUser } from '../../http/rate-limit.ts';
+import { jsonBody, passwordInput } from '../../http/validation.ts';
 import {
   confirmEmail,
   requestEmailChange,
   resendVerificationLink,
-} from '../services/account/email-address.ts';
+} from '../../services/account/email-address.ts';
 import {
   EMAIL_CHANGE_PER_IP,
   EMAIL_CHANGE_PER_USER,
   EMAIL_CONFIRMATION_PER_USER,
-} from '../services/rate-limits.ts';
-import { ErrorMessage } from '../../contract/error-messages.ts';
+} from '../../services/rate-limits.ts';
+import { ErrorMessage } from '../../../contract/error-messages.ts';
 
 /** The answers of the email address routes that are not errors. */
 export const EmailAddressMessage = {

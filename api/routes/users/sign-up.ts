@@ -1,14 +1,14 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { clientAddress } from '../../platform/client-address.ts';
-import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse } from '../http/errors.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-import { memberName } from '../http/member-name.ts';
-import { jsonBody } from '../http/validation.ts';
-import { SIGN_UP_PER_IP } from '../services/rate-limits.ts';
-import { signUp } from '../services/account/sign-up.ts';
-import { ErrorMessage } from '../../contract/error-messages.ts';
+import { clientAddress } from '../../../platform/client-address.ts';
+import type { ApiDependencies, ApiEnv } from '../../http/context.ts';
+import { errorResponse } from '../../http/errors.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
+import { memberName } from '../../http/member-name.ts';
+import { jsonBody } from '../../http/validation.ts';
+import { SIGN_UP_PER_IP } from '../../services/rate-limits.ts';
+import { signUp } from '../../services/account/sign-up.ts';
+import { ErrorMessage } from '../../../contract/error-messages.ts';
 
 /** Long enough for any real password; the policy's own limit (128) answers with its sentence. */
 const PASSWORD_INPUT_MAX_LENGTH = 1024;

@@ -2,17 +2,17 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { clientAddress, requestOrigin } from '../../platform/client-address.ts';
-import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { rateLimit, tooManyRequests } from '../http/rate-limit.ts';
-import { jsonBody } from '../http/validation.ts';
-import { requestPasswordReset, resetPassword } from '../services/account/password-reset.ts';
+import { clientAddress, requestOrigin } from '../../../platform/client-address.ts';
+import type { ApiDependencies, ApiEnv } from '../../http/context.ts';
+import { rateLimit, tooManyRequests } from '../../http/rate-limit.ts';
+import { jsonBody } from '../../http/validation.ts';
+import { requestPasswordReset, resetPassword } from '../../services/account/password-reset.ts';
 import {
   accountSubject,
   PASSWORD_RESET_PER_ACCOUNT,
   PASSWORD_RESET_PER_IP,
-} from '../services/rate-limits.ts';
-import { ErrorMessage } from '../../contract/error-messages.ts';
+} from '../../services/rate-limits.ts';
+import { ErrorMessage } from '../../../contract/error-messages.ts';
 
 /** The answers of the password routes that are not errors. */
 export const PasswordMessage = {

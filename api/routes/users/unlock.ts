@@ -1,17 +1,17 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { clientAddress, requestOrigin } from '../../platform/client-address.ts';
-import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse } from '../http/errors.ts';
-import { rateLimit, tooManyRequests } from '../http/rate-limit.ts';
-import { jsonBody } from '../http/validation.ts';
+import { clientAddress, requestOrigin } from '../../../platform/client-address.ts';
+import type { ApiDependencies, ApiEnv } from '../../http/context.ts';
+import { errorResponse } from '../../http/errors.ts';
+import { rateLimit, tooManyRequests } from '../../http/rate-limit.ts';
+import { jsonBody } from '../../http/validation.ts';
 import {
   accountSubject,
   UNLOCK_REQUEST_PER_ACCOUNT,
   UNLOCK_REQUEST_PER_IP,
-} from '../services/rate-limits.ts';
-import { requestUnlockLink, unlockWithToken } from '../services/sign-in/unlock.ts';
-import { ErrorMessage } from '../../contract/error-messages.ts';
+} from '../../services/rate-limits.ts';
+import { requestUnlockLink, unlockWithToken } from '../../services/sign-in/unlock.ts';
+import { ErrorMessage } from '../../../contract/error-messages.ts';
 
 /** The answers of the unlock routes that are not errors. */
 export const UnlockMessage = {

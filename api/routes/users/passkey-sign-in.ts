@@ -1,20 +1,20 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { clientAddress, requestOrigin } from '../../platform/client-address.ts';
-import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { errorResponse } from '../http/errors.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-import { jsonBody } from '../http/validation.ts';
-import { authenticationCredential } from '../http/webauthn-input.ts';
-import { PRODUCT_NAME } from '../services/messages/account-emails.ts';
+import { clientAddress, requestOrigin } from '../../../platform/client-address.ts';
+import type { ApiDependencies, ApiEnv } from '../../http/context.ts';
+import { errorResponse } from '../../http/errors.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
+import { jsonBody } from '../../http/validation.ts';
+import { authenticationCredential } from '../../http/webauthn-input.ts';
+import { PRODUCT_NAME } from '../../services/messages/account-emails.ts';
 import {
   passkeySignInOptions,
   relyingParty,
   signInWithPasskey,
-} from '../services/factors/passkeys.ts';
-import { PASSKEY_SIGN_IN_PER_IP } from '../services/rate-limits.ts';
-import { MFA_TOKEN_HEADER } from '../../contract/headers.ts';
-import { ErrorMessage } from '../../contract/error-messages.ts';
+} from '../../services/factors/passkeys.ts';
+import { PASSKEY_SIGN_IN_PER_IP } from '../../services/rate-limits.ts';
+import { MFA_TOKEN_HEADER } from '../../../contract/headers.ts';
+import { ErrorMessage } from '../../../contract/error-messages.ts';
 
 const signInBody = z.object({
   /** The token given with the options; any short string, so that a wrong one is a 401. */
