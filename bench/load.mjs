@@ -20,7 +20,7 @@ import path from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../api/db/client.ts';
-import { requests, requestUpdates, sessions, users } from '../api/db/schema.ts';
+import { requests, requestUpdates, sessions, users } from '../api/db/schema/index.ts';
 import { hashPassword } from '../api/services/sign-in/passwords.ts';
 import { cookieHeaderOf, keepSetCookie } from './cookie-jar.ts';
 import { startPortalServer } from './portal-server.ts';

@@ -11,7 +11,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { countDatabaseStatement, logger } from '../../platform/logger.ts';
 import { lockDataFolder } from './data-folder-lock.ts';
-import * as schema from './schema.ts';
+import * as schema from './schema/index.ts';
 
 /** The drizzle database, whichever driver is underneath. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;

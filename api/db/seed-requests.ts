@@ -11,7 +11,7 @@ import {
   users,
   type RequestStatus,
   type RequestUpdateAuthor,
-} from './schema.ts';
+} from './schema/index.ts';
 
 /**
  * The demo members' concierge requests, their timelines and files (docs/PRODUCT.md §1), seeded

@@ -13,7 +13,7 @@ import {
   type DemoAccount,
 } from './demo-accounts.ts';
 import { INTERNAL_COMPANY_NAMES } from '../../platform/internal-companies.ts';
-import { companies, users } from './schema.ts';
+import { companies, users } from './schema/index.ts';
 
 interface DemoCompany {
   name: string;

@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.ts';
-import type { Session, User } from '../db/schema.ts';
+import type { Session, User } from '../db/schema/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { FactorSecrets } from '../services/factors/factor-secrets.ts';
 import type { FileStorage } from '../services/files/storage/file-storage.ts';

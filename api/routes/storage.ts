@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { blobs } from '../db/schema.ts';
+import { blobs } from '../db/schema/index.ts';
 import type { ApiDependencies } from '../http/context.ts';
 import { errorResponse } from '../http/errors.ts';
 import { attachmentContentDisposition } from '../services/files/storage/content-disposition.ts';

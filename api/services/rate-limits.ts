@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { rateLimitBuckets } from '../db/schema.ts';
+import { rateLimitBuckets } from '../db/schema/index.ts';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
 
 export interface RateLimitRule {

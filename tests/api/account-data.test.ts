@@ -8,7 +8,7 @@ import {
   sessions,
   storageDeletions,
   users,
-} from '../../api/db/schema.ts';
+} from '../../api/db/schema/index.ts';
 import { deleteAccount as deleteAccountWith } from '../../api/services/account/account-deletion.ts';
 import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
 import { removeQueuedStorageFiles } from '../../api/services/files/files.ts';

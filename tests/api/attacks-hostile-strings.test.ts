@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { rateLimitBuckets, users } from '../../api/db/schema.ts';
+import { rateLimitBuckets, users } from '../../api/db/schema/index.ts';
 import { normaliseUsPhoneNumber } from '../../api/services/factors/phone-numbers.ts';
 import { MFA_VERIFY_PER_USER } from '../../api/services/rate-limits.ts';
 import { sha256Base64, startTestApi, TEST_PASSWORD, uniqueEmail, type TestApi } from './support.ts';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { outboxMessages, users } from '../../api/db/schema.ts';
+import { outboxMessages, users } from '../../api/db/schema/index.ts';
 import { openReferenceApi } from '../../api/index.ts';
 import { logger } from '../../platform/logger.ts';
 import { freePort, listenOnFreePort } from '../../scripts/free-port.mjs';

@@ -8,7 +8,7 @@ import {
   secondStepFailures,
   securityEvents,
   users,
-} from '../../api/db/schema.ts';
+} from '../../api/db/schema/index.ts';
 import { MINUTE, SECOND } from '../../platform/clock.ts';
 import { issueRecoveryCodes } from '../../api/services/factors/recovery-code-store.ts';
 import { totpCodeAt, totpStep } from '../../api/services/factors/totp.ts';

@@ -2,7 +2,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rememberedDevices, securityEvents } from '../../api/db/schema.ts';
+import { rememberedDevices, securityEvents } from '../../api/db/schema/index.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/sign-in/timing.ts';
 import { MINUTE, SECOND } from '../../platform/clock.ts';
 import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { securityEvents } from '../../api/db/schema.ts';
+import { securityEvents } from '../../api/db/schema/index.ts';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
 import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
 import { createSecurityEventSweeper } from '../../api/services/jobs/security-event-sweeper.ts';

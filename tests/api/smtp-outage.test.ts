@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { outboxMessages } from '../../api/db/schema.ts';
+import { outboxMessages } from '../../api/db/schema/index.ts';
 import { logger } from '../../platform/logger.ts';
 import { HOUR, SECOND } from '../../platform/clock.ts';
 import {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobs } from '../../api/db/schema.ts';
+import { blobs } from '../../api/db/schema/index.ts';
 import { HOUR } from '../../platform/clock.ts';
 import { createUnattachedFileSweeper } from '../../api/services/jobs/unattached-file-sweeper.ts';
 import {

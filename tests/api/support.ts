@@ -17,7 +17,7 @@ import {
   type OutboxMessage,
   type RequestStatus,
   type User,
-} from '../../api/db/schema.ts';
+} from '../../api/db/schema/index.ts';
 import { createMovableClock, type MovableClock } from '../../platform/clock.ts';
 import { TrustedProxies } from '../../platform/trusted-proxies.ts';
 import { hashPassword } from '../../api/services/sign-in/passwords.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobs } from '../../api/db/schema.ts';
+import { blobs } from '../../api/db/schema/index.ts';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
 import type {
   DownloadableFile,

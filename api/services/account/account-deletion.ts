@@ -1,7 +1,7 @@
 import { and, eq, notExists, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { logger } from '../../../platform/logger.ts';
-import { blobs, outboxMessages, storageDeletions, users, type User } from '../../db/schema.ts';
+import { blobs, outboxMessages, storageDeletions, users, type User } from '../../db/schema/index.ts';
 import { accountDeletedEmail } from '../messages/account-emails.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';

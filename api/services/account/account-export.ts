@@ -10,7 +10,7 @@ import {
   securityEvents,
   sessions,
   type User,
-} from '../../db/schema.ts';
+} from '../../db/schema/index.ts';
 import { passkeysOf } from '../factors/passkey-store.ts';
 import { countUnusedRecoveryCodes } from '../factors/recovery-code-store.ts';
 

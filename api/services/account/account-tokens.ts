@@ -6,7 +6,7 @@ import {
   type AccountToken,
   type AccountTokenPurpose,
   type User,
-} from '../../db/schema.ts';
+} from '../../db/schema/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { HOUR } from '../../../platform/clock.ts';
 import { withMinimumDuration } from '../sign-in/timing.ts';

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { users, type Session } from '../../db/schema.ts';
+import { users, type Session } from '../../db/schema/index.ts';
 import { forgetRememberedDevices } from '../sign-in/remembered-devices.ts';
 import { revokeAllSessions, revokeOtherSessions } from '../sign-in/sessions.ts';
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { users, type Session, type User } from '../../db/schema.ts';
+import { users, type Session, type User } from '../../db/schema/index.ts';
 import { passwordChangedWhileSignedInEmail } from '../messages/account-emails.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { credentialsChanged } from './credential-events.ts';

@@ -1,6 +1,6 @@
 import { count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { requests, users, type User } from '../../db/schema.ts';
+import { requests, users, type User } from '../../db/schema/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { pendingEmailQuery } from './email-address.ts';
 import { hasEnrolledMfa } from '../factors/member-factors.ts';

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { securityEvents, type SecurityEvent } from '../../db/schema.ts';
+import { securityEvents, type SecurityEvent } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { HOUR } from '../../../platform/clock.ts';
 import { type SecurityEventKind } from '../../../contract/security-event-kinds.ts';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { companies, users, type User } from '../../db/schema.ts';
+import { companies, users, type User } from '../../db/schema/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { emailVerificationLink } from './email-address.ts';
 import { checkPasswordPolicy, hashPassword } from '../sign-in/passwords.ts';

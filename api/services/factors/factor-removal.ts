@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { oneTimeCodes, users, passkeys, type User } from '../../db/schema.ts';
+import { oneTimeCodes, users, passkeys, type User } from '../../db/schema/index.ts';
 import {
   authenticatorAppRemovedEmail,
   passkeyRemovedEmail,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { OneTimeCode } from '../../db/schema.ts';
+import type { OneTimeCode } from '../../db/schema/index.ts';
 import { HOUR, MINUTE } from '../../../platform/clock.ts';
 
 /**

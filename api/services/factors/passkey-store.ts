@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { passkeys, type Passkey } from '../../db/schema.ts';
+import { passkeys, type Passkey } from '../../db/schema/index.ts';
 
 /**
  * The member's passkeys as rows (docs/PRODUCT.md §11.2): their public ids, the list the account

@@ -19,7 +19,7 @@ import {
   type Passkey,
   type User,
   type WebauthnChallengePurpose,
-} from '../../db/schema.ts';
+} from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { passkeyAddedEmail } from '../messages/account-emails.ts';
 import { MINUTE, type Clock } from '../../../platform/clock.ts';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { recoveryCodes, type RecoveryCode } from '../../db/schema.ts';
+import { recoveryCodes, type RecoveryCode } from '../../db/schema/index.ts';
 
 /**
  * Recovery codes (docs/PRODUCT.md §11.2): a set of one-time codes the member writes down, each of

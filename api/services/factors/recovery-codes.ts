@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
-import { type User } from '../../db/schema.ts';
+import { type User } from '../../db/schema/index.ts';
 import { recoveryCodesRenewedEmail, recoveryCodeUsedEmail } from '../messages/account-emails.ts';
 import { type Clock } from '../../../platform/clock.ts';
 import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';

@@ -9,7 +9,7 @@ import {
   users,
   type Session,
   type User,
-} from '../../db/schema.ts';
+} from '../../db/schema/index.ts';
 import { emailCodesPausedNotice } from './codes-pause.ts';
 import {
   ONE_TIME_CODE_FAILURES_WINDOW_MS,

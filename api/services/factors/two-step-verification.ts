@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { companies, oneTimeCodes, users, type User } from '../../db/schema.ts';
+import { companies, oneTimeCodes, users, type User } from '../../db/schema/index.ts';
 import { twoStepDisabledEmail } from '../messages/account-emails.ts';
 import { type Clock } from '../../../platform/clock.ts';
 import { credentialsChanged } from '../account/credential-events.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { blobs, storageDeletions, users } from '../../db/schema.ts';
+import { blobs, storageDeletions, users } from '../../db/schema/index.ts';
 import { HOUR, MINUTE, type Clock } from '../../../platform/clock.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { outboxMessages, type OutboxMessage } from '../../db/schema.ts';
+import { outboxMessages, type OutboxMessage } from '../../db/schema/index.ts';
 import { logger } from '../../../platform/logger.ts';
 import { HOUR, MINUTE, SECOND, type Clock } from '../../../platform/clock.ts';
 import { redactTokens } from '../tokens.ts';

@@ -9,7 +9,7 @@ import {
   type RequestUpdate,
   type RequestUpdateAuthor,
   type RequestUpdateKind,
-} from '../../db/schema.ts';
+} from '../../db/schema/index.ts';
 import { describeCategory, type CategoryAnswer } from './request-categories.ts';
 import type { RequestPosition } from './request-cursor.ts';
 

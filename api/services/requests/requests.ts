@@ -6,7 +6,7 @@ import {
   requests,
   requestUpdates,
   type RequestStatus,
-} from '../../db/schema.ts';
+} from '../../db/schema/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { attachFiles, type AttachmentProblem } from '../files/files.ts';
 import {

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.ts';
-import type { User } from '../../db/schema.ts';
+import type { User } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { registerSignInAttempt } from './lockout.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { sessions, type Session } from '../../db/schema.ts';
+import { sessions, type Session } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { forgetRememberedDevices } from './remembered-devices.ts';
 import { recordSecurityEvent } from '../account/security-events.ts';

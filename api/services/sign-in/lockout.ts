@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
+import { users } from '../../db/schema/index.ts';
 import { HOUR } from '../../../platform/clock.ts';
 
 /** Consecutive failed sign-ins that lock an account. */

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { sessions, type Session, type User } from '../../db/schema.ts';
+import { sessions, type Session, type User } from '../../db/schema/index.ts';
 import { MINUTE, type Clock } from '../../../platform/clock.ts';
 import { withCurrentPassword, type CurrentPasswordInput } from './current-password.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { rememberedDevices, type RememberedDevice } from '../../db/schema.ts';
+import { rememberedDevices, type RememberedDevice } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { HOUR } from '../../../platform/clock.ts';
 import { describeUserAgent } from './user-agents.ts';

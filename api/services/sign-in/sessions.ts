@@ -1,7 +1,7 @@
 import { and, eq, gt, isNotNull, isNull, lte, ne, or, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
-import { companies, sessions, users, type Session, type User } from '../../db/schema.ts';
+import { companies, sessions, users, type Session, type User } from '../../db/schema/index.ts';
 import { HOUR, MINUTE } from '../../../platform/clock.ts';
 import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
 
