@@ -41,7 +41,7 @@ import { ErrorMessage } from '../contract/error-messages.ts';
 export type { ApiDependencies } from './http/context.ts';
 
 /** No JSON call of the API needs more; file contents go to the storage routes instead. */
-export const MAX_JSON_BODY_BYTES = 64 * 1024;
+const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /**
  * The reference API (docs/PRODUCT.md §7) as a Hono app: one sub-app per resource under

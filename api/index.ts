@@ -51,7 +51,7 @@ export { TrustedProxies } from '../platform/trusted-proxies.ts';
 export const DEFAULT_PUBLIC_ORIGIN = 'http://localhost:4321';
 
 /** The shortest storage secret accepted: 32 characters, as for SESSION_SECRET. */
-export const MIN_STORAGE_SECRET_LENGTH = 32;
+const MIN_STORAGE_SECRET_LENGTH = 32;
 
 export interface ReferenceApiOptions {
   /** `postgres://…` for a real PostgreSQL; without it, an embedded PGlite is used. */

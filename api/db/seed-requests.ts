@@ -19,7 +19,7 @@ import {
  */
 
 /** A file the demo data attaches, written to storage as a member would have uploaded it. */
-export interface DemoFile {
+interface DemoFile {
   filename: string;
   contentType: string;
   content: Uint8Array;

@@ -17,7 +17,7 @@ import { CONTACT_METHODS } from '../../../contract/profile-choices.ts';
 /** Companies, members, their sessions, tokens, remembered devices and security events. */
 
 /** The second factors a member can prove at the MFA step. */
-export const SECOND_FACTOR_KINDS = ['sms', 'app', 'passkey'] as const;
+const SECOND_FACTOR_KINDS = ['sms', 'app', 'passkey'] as const;
 export type SecondFactorKind = (typeof SECOND_FACTOR_KINDS)[number];
 
 export const companies = pgTable('companies', {
@@ -182,7 +182,7 @@ export const rateLimitBuckets = pgTable(
 );
 
 /** What a one-time account token (sent by email) lets its holder do. */
-export const ACCOUNT_TOKEN_PURPOSES = [
+const ACCOUNT_TOKEN_PURPOSES = [
   'reset_password',
   'unlock',
   'verify_email',

@@ -6,8 +6,7 @@ import { users, sessions } from './accounts.ts';
 /** What the step keeps: texted codes, wrong tries, recovery codes, passkeys and their challenges. */
 
 /** What a one-time code confirms: a new phone (enrollment) or the enrolled one (verification). */
-export const ONE_TIME_CODE_PURPOSES = ['enroll', 'verify'] as const;
-export type OneTimeCodePurpose = (typeof ONE_TIME_CODE_PURPOSES)[number];
+const ONE_TIME_CODE_PURPOSES = ['enroll', 'verify'] as const;
 
 /**
  * The codes texted for MFA (docs/PRODUCT.md §11.2): stored salted and hashed, bound to the session
@@ -86,7 +85,7 @@ export const recoveryCodes = pgTable(
   (table) => [index('recovery_codes_user_id_index').on(table.userId)],
 );
 
-export const PASSKEY_DEVICE_TYPES = ['singleDevice', 'multiDevice'] as const;
+const PASSKEY_DEVICE_TYPES = ['singleDevice', 'multiDevice'] as const;
 
 /**
  * The member's passkeys (WebAuthn credentials, docs/PRODUCT.md §11.2): each one a second factor,
@@ -125,7 +124,7 @@ export const passkeys = pgTable(
 );
 export type Passkey = typeof passkeys.$inferSelect;
 
-export const WEBAUTHN_CHALLENGE_PURPOSES = ['registration', 'second_step', 'sign_in'] as const;
+const WEBAUTHN_CHALLENGE_PURPOSES = ['registration', 'second_step', 'sign_in'] as const;
 export type WebauthnChallengePurpose = (typeof WEBAUTHN_CHALLENGE_PURPOSES)[number];
 
 /**

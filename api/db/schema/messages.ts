@@ -4,8 +4,7 @@ import { timestampWithZone } from './columns.ts';
 
 /** The outbox: every email and text, written in the transaction of what it tells. */
 
-export const OUTBOX_CHANNELS = ['email', 'sms'] as const;
-export type OutboxChannel = (typeof OUTBOX_CHANNELS)[number];
+const OUTBOX_CHANNELS = ['email', 'sms'] as const;
 
 /**
  * Every email and text the API sends, written in the transaction of the change that causes it

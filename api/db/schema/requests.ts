@@ -6,7 +6,7 @@ import { users } from './accounts.ts';
 /** Members' concierge requests, their categories and timelines. */
 
 /** Where a concierge request stands (docs/PRODUCT.md §3). */
-export const REQUEST_STATUSES = [
+const REQUEST_STATUSES = [
   'submitted',
   'in_progress',
   'waiting_on_member',
@@ -23,7 +23,7 @@ export const OPEN_REQUEST_STATUSES = [
 ] as const satisfies readonly RequestStatus[];
 
 /** Icons the web tier draws for categories; a category names one of them. */
-export const CATEGORY_ICONS = ['home', 'travel', 'health', 'finance', 'family', 'errands'] as const;
+const CATEGORY_ICONS = ['home', 'travel', 'health', 'finance', 'family', 'errands'] as const;
 export type CategoryIcon = (typeof CATEGORY_ICONS)[number];
 
 /**
@@ -90,11 +90,11 @@ export const requests = pgTable(
 );
 
 /** What a timeline entry records. */
-export const REQUEST_UPDATE_KINDS = ['created', 'status_changed', 'note'] as const;
+const REQUEST_UPDATE_KINDS = ['created', 'status_changed', 'note'] as const;
 export type RequestUpdateKind = (typeof REQUEST_UPDATE_KINDS)[number];
 
 /** Who wrote a timeline entry. */
-export const REQUEST_UPDATE_AUTHORS = ['member', 'concierge'] as const;
+const REQUEST_UPDATE_AUTHORS = ['member', 'concierge'] as const;
 export type RequestUpdateAuthor = (typeof REQUEST_UPDATE_AUTHORS)[number];
 
 /** The timeline of a request: its creation, each status change and each note, oldest first. */
@@ -125,5 +125,4 @@ export const requestUpdates = pgTable(
 );
 
 export type RequestCategory = typeof requestCategories.$inferSelect;
-export type MemberRequest = typeof requests.$inferSelect;
 export type RequestUpdate = typeof requestUpdates.$inferSelect;

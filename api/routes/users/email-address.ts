@@ -19,7 +19,7 @@ import {
 import { ErrorMessage } from '../../../contract/error-messages.ts';
 
 /** The answers of the email address routes that are not errors. */
-export const EmailAddressMessage = {
+const EmailAddressMessage = {
   confirmed: 'Your email address has been confirmed.',
   changed: 'Your email address has been changed.',
   linkSent: (email: string) => `We sent a new link to ${email}.`,

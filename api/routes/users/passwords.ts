@@ -15,7 +15,7 @@ import {
 import { ErrorMessage } from '../../../contract/error-messages.ts';
 
 /** The answers of the password routes that are not errors. */
-export const PasswordMessage = {
+const PasswordMessage = {
   resetRequested:
     'If that email address has an account, we have emailed a link to reset its password.',
   changed: 'Your password has been changed.',

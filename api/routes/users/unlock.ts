@@ -14,7 +14,7 @@ import { requestUnlockLink, unlockWithToken } from '../../services/sign-in/unloc
 import { ErrorMessage } from '../../../contract/error-messages.ts';
 
 /** The answers of the unlock routes that are not errors. */
-export const UnlockMessage = {
+const UnlockMessage = {
   unlocked: 'Your account has been unlocked. You can now sign in.',
   linkRequested: 'If that account is locked, we have emailed a link to unlock it.',
 } as const;

@@ -1,7 +1,13 @@
 import { and, eq, notExists, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { logger } from '../../../platform/logger.ts';
-import { blobs, outboxMessages, storageDeletions, users, type User } from '../../db/schema/index.ts';
+import {
+  blobs,
+  outboxMessages,
+  storageDeletions,
+  users,
+  type User,
+} from '../../db/schema/index.ts';
 import { accountDeletedEmail } from '../messages/account-emails.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';
@@ -9,7 +15,7 @@ import { removeQueuedStorageFiles } from '../files/files.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
 import type { FileStorage } from '../files/storage/file-storage.ts';
 
-export type AccountDeletionResult =
+type AccountDeletionResult =
   | { deleted: true }
   /** Also for a locked account, as sign-in answers alike. */
   | { deleted: false; reason: 'wrong_current_password' };

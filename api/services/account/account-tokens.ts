@@ -20,7 +20,7 @@ export const RESET_TOKEN_LIFETIME_MS = 2 * HOUR;
  */
 export const UNLOCK_TOKEN_LIFETIME_MS = 24 * HOUR;
 /** A link that proves an address (at sign-up, or the new one of a change) works for 24 hours. */
-export const EMAIL_TOKEN_LIFETIME_MS = 24 * HOUR;
+const EMAIL_TOKEN_LIFETIME_MS = 24 * HOUR;
 
 /**
  * No request that may email a token (a reset or a new unlock link) answers sooner than this:
@@ -29,7 +29,7 @@ export const EMAIL_TOKEN_LIFETIME_MS = 24 * HOUR;
  */
 export const TOKEN_REQUEST_MINIMUM_DURATION_MS = 100;
 
-export const TOKEN_LIFETIME_MS: Record<AccountTokenPurpose, number> = {
+const TOKEN_LIFETIME_MS: Record<AccountTokenPurpose, number> = {
   reset_password: RESET_TOKEN_LIFETIME_MS,
   unlock: UNLOCK_TOKEN_LIFETIME_MS,
   verify_email: EMAIL_TOKEN_LIFETIME_MS,

@@ -10,7 +10,7 @@ import { revokeAllSessions, revokeOtherSessions } from '../sign-in/sessions.ts';
  * what {@link CREDENTIAL_EVENT_ENDINGS} says. docs/SECURITY.md ("Credential events") is this
  * table in words, and tests/api/attacks-credential-events.test.ts tries it row by row.
  */
-export type CredentialEvent =
+type CredentialEvent =
   | 'password_reset'
   | 'password_changed'
   | 'email_changed'
@@ -19,13 +19,13 @@ export type CredentialEvent =
   | 'last_factor_removed'
   | 'two_step_turned_off';
 
-export interface CredentialEventEndings {
+interface CredentialEventEndings {
   /** `others` keeps the session that made the change. */
   readonly sessions: 'all' | 'others' | 'none';
   readonly rememberedDevices: boolean;
 }
 
-export const CREDENTIAL_EVENT_ENDINGS: Readonly<Record<CredentialEvent, CredentialEventEndings>> = {
+const CREDENTIAL_EVENT_ENDINGS: Readonly<Record<CredentialEvent, CredentialEventEndings>> = {
   // The link proves the address, not whoever held the password: everyone starts over.
   password_reset: { sessions: 'all', rememberedDevices: true },
   password_changed: { sessions: 'others', rememberedDevices: true },

@@ -44,7 +44,7 @@ export async function emailVerificationLink(
   );
 }
 
-export type ResendResult = { sent: true; email: string } | { sent: false; reason: 'verified' };
+type ResendResult = { sent: true; email: string } | { sent: false; reason: 'verified' };
 
 /** POST /users/confirmation: a new link for the signed-in member's unproven address. */
 export function resendVerificationLink(
@@ -62,7 +62,7 @@ export function resendVerificationLink(
   });
 }
 
-export type ConfirmResult =
+type ConfirmResult =
   | { confirmed: true; changed: boolean; email: string }
   | { confirmed: false; reason: TokenRefusal | 'email_taken' };
 
@@ -142,12 +142,12 @@ export function confirmEmail(
   });
 }
 
-export interface EmailChangeInput extends CurrentPasswordInput {
+interface EmailChangeInput extends CurrentPasswordInput {
   /** Already trimmed, lower-cased and checked as at sign-up. */
   email: string;
 }
 
-export type EmailChangeResult =
+type EmailChangeResult =
   { requested: true } | { requested: false; reason: 'wrong_current_password' | 'same_email' };
 
 /**

@@ -9,11 +9,11 @@ import { enqueueEmail } from '../messages/outbox.ts';
 import { checkPasswordPolicy, hashPassword } from '../sign-in/passwords.ts';
 import { recordSecurityEvent } from './security-events.ts';
 
-export interface PasswordChangeInput extends CurrentPasswordInput {
+interface PasswordChangeInput extends CurrentPasswordInput {
   password: string;
 }
 
-export type PasswordChangeResult =
+type PasswordChangeResult =
   | { changed: true; user: User }
   | {
       changed: false;

@@ -52,7 +52,7 @@ function unprovenAccountClaimed(now: Date) {
   };
 }
 
-export interface PasswordResetInput {
+interface PasswordResetInput {
   token: string;
   password: string;
   passwordConfirmation: string;
@@ -60,7 +60,7 @@ export interface PasswordResetInput {
   origin: RequestOrigin;
 }
 
-export type PasswordResetResult =
+type PasswordResetResult =
   | { changed: true }
   | {
       changed: false;

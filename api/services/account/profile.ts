@@ -22,7 +22,7 @@ export {
 const PHONE_CONTACT_METHODS: readonly ContactMethod[] = ['phone', 'text'];
 
 /** The member as GET and PATCH /users/current answer it (docs/PRODUCT.md §3, §7.2). */
-export interface CurrentUserAnswer {
+interface CurrentUserAnswer {
   external_id: string;
   full_name: string;
   /** The first and last names `full_name` is made of, as the profile changes them. */
@@ -80,7 +80,7 @@ export async function describeCurrentUser(
 }
 
 /** The profile fields PATCH /users/current may change; an absent one is left as it is. */
-export interface ProfileChanges {
+interface ProfileChanges {
   /** First and last name, already trimmed and checked (routes/users/current-user.ts). */
   name?: string | undefined;
   lastName?: string | undefined;
@@ -90,7 +90,7 @@ export interface ProfileChanges {
   preferredContactMethod?: ContactMethod | null | undefined;
 }
 
-export type ProfileUpdateResult =
+type ProfileUpdateResult =
   | { updated: true; user: User }
   | { updated: false; reason: 'invalid_phone_number' | 'phone_number_required' };
 

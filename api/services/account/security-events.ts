@@ -30,7 +30,7 @@ export async function recordSecurityEvent(
 }
 
 /** Events on one page of GET /users/events. */
-export const SECURITY_EVENTS_PAGE_SIZE = 20;
+const SECURITY_EVENTS_PAGE_SIZE = 20;
 
 /**
  * A place in the account's events, newest first: an event's time (milliseconds since 1970) and
@@ -44,7 +44,7 @@ export interface SecurityEventCursor {
 
 const CURSOR_PATTERN = /^(\d{1,15})-(\d{1,10})$/;
 
-export function formatSecurityEventCursor(cursor: SecurityEventCursor): string {
+function formatSecurityEventCursor(cursor: SecurityEventCursor): string {
   return `${cursor.occurredAt.getTime()}-${cursor.id}`;
 }
 

@@ -5,7 +5,7 @@ import type { Clock } from '../../../platform/clock.ts';
 import { emailVerificationLink } from './email-address.ts';
 import { checkPasswordPolicy, hashPassword } from '../sign-in/passwords.ts';
 
-export interface SignUpInput {
+interface SignUpInput {
   /** Already trimmed and lower-cased. */
   email: string;
   password: string;
@@ -17,7 +17,7 @@ export interface SignUpInput {
   publicOrigin: string;
 }
 
-export type SignUpResult =
+type SignUpResult =
   | { created: true; user: User }
   | {
       created: false;

@@ -55,13 +55,13 @@ export async function startAppSetup(
   return { secret: totpSecretText(secret), uri: totpUri(secret, user.email) };
 }
 
-export interface AppCodeInput {
+interface AppCodeInput {
   otp: string;
   publicOrigin: string;
   origin: RequestOrigin;
 }
 
-export type ConfirmAppResult =
+type ConfirmAppResult =
   | ({
       verified: true;
       /** A first set of recovery codes, made with the app; undefined when the member has some. */

@@ -25,7 +25,7 @@ import {
 
 /** Removing one factor, proved with the current password. */
 
-export type RemoveFactorResult =
+type RemoveFactorResult =
   | { removed: true }
   | {
       removed: false;

@@ -13,7 +13,7 @@ export interface FactorSecrets {
 }
 
 /** The shortest key accepted: 32 characters, as for the other secrets. */
-export const MIN_FACTOR_SECRET_KEY_LENGTH = 32;
+const MIN_FACTOR_SECRET_KEY_LENGTH = 32;
 
 const VERSION = 'v1';
 const IV_BYTES = 12;

@@ -7,7 +7,7 @@ import { type FactorFields, hasEnrolledMfa } from './member-factors.ts';
 /** The offer: asking a member with no factor to add one when it is due, and "Skip for now". */
 
 /** A member who skipped the enrollment offer is offered it again this long after. */
-export const MFA_OFFER_REPEAT_AFTER_MS = 30 * 24 * HOUR;
+const MFA_OFFER_REPEAT_AFTER_MS = 30 * 24 * HOUR;
 
 /**
  * Whether enrollment is to be offered at sign-in to a user without a second factor: when the

@@ -7,11 +7,11 @@ import { HOUR, MINUTE } from '../../../platform/clock.ts';
  * salted and hashed, valid 10 minutes, void after 5 wrong tries; a new one at most once a minute
  * and 5 times an hour per user.
  */
-export const ONE_TIME_CODE_DIGITS = 6;
+const ONE_TIME_CODE_DIGITS = 6;
 export const ONE_TIME_CODE_LIFETIME_MS = 10 * MINUTE;
 export const ONE_TIME_CODE_MAX_FAILED_ATTEMPTS = 5;
 export const ONE_TIME_CODE_RESEND_INTERVAL_MS = MINUTE;
-export const ONE_TIME_CODES_PER_HOUR = 5;
+const ONE_TIME_CODES_PER_HOUR = 5;
 export const ONE_TIME_CODE_WINDOW_MS = HOUR;
 
 /**
@@ -83,7 +83,7 @@ export function oneTimeCodeText(code: string): string {
   return `Your Member Concierge code is ${code}. It expires in 10 minutes.`;
 }
 
-export type ResendVerdict =
+type ResendVerdict =
   | { allowed: true }
   | { allowed: false; reason: 'too_soon' | 'hourly_limit'; retryAfterSeconds: number };
 
@@ -92,7 +92,7 @@ function secondsUntil(instant: number, now: Date): number {
 }
 
 /** A code sent to the user, as the resend limits read it. */
-export type SentCode = Pick<OneTimeCode, 'createdAt' | 'usedAt' | 'expiresAt' | 'failedAttempts'>;
+type SentCode = Pick<OneTimeCode, 'createdAt' | 'usedAt' | 'expiresAt' | 'failedAttempts'>;
 
 /**
  * Whether a user may be sent another code, given the codes of the last hour (newest first): at

@@ -19,7 +19,7 @@ export const PASSKEY_NAME_MAX_LENGTH = 60;
  * The public id of a passkey, made as a remembered device's: a SHA-256 of its credential id under
  * its own prefix, cut to 128 bits. It tells neither the row's number nor the credential.
  */
-export function publicPasskeyId(passkey: Pick<Passkey, 'credentialId'>): string {
+function publicPasskeyId(passkey: Pick<Passkey, 'credentialId'>): string {
   return createHash('sha256')
     .update(`passkey:${passkey.credentialId}`)
     .digest('base64url')
@@ -27,7 +27,7 @@ export function publicPasskeyId(passkey: Pick<Passkey, 'credentialId'>): string 
 }
 
 /** The shape of {@link publicPasskeyId}, checked before any query. */
-export const PUBLIC_PASSKEY_ID = /^[A-Za-z0-9_-]{22}$/;
+const PUBLIC_PASSKEY_ID = /^[A-Za-z0-9_-]{22}$/;
 
 /** What the account area shows of a passkey. */
 export interface PasskeyView {

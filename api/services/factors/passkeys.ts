@@ -56,7 +56,7 @@ import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
 export const CHALLENGE_LIFETIME_MS = 5 * MINUTE;
 
 /** Who the passkeys are for: the site's host name, its name in the browser's dialog, its origin. */
-export interface RelyingParty {
+interface RelyingParty {
   id: string;
   name: string;
   origin: string;
@@ -198,7 +198,7 @@ function credentialDescriptor(passkey: Passkey) {
   return { id: passkey.credentialId, transports: passkey.transports };
 }
 
-export interface AddPasskeyInput {
+interface AddPasskeyInput {
   name: string;
   credential: RegistrationResponseJSON;
   party: RelyingParty;
@@ -206,7 +206,7 @@ export interface AddPasskeyInput {
   origin: RequestOrigin;
 }
 
-export type AddPasskeyResult =
+type AddPasskeyResult =
   | ({
       added: true;
       passkey: PasskeyView;
@@ -376,7 +376,7 @@ async function passkeyByCredential(
   return passkey;
 }
 
-export type PasskeyStepResult = ({ verified: true } & CompletedStep) | { verified: false };
+type PasskeyStepResult = ({ verified: true } & CompletedStep) | { verified: false };
 
 /**
  * POST /mfa/passkeys/verify: one of the member's passkeys answers this session's challenge and
@@ -418,7 +418,7 @@ export function verifyPasskeyStep(
 }
 
 /** What a browser is given to sign in with a passkey alone. */
-export interface PasskeySignInOptions {
+interface PasskeySignInOptions {
   options: PublicKeyCredentialRequestOptionsJSON;
   /** Kept by the browser's server (never a script) and sent back with the answer. */
   challengeToken: string;
@@ -451,7 +451,7 @@ export async function passkeySignInOptions(
   return { options, challengeToken };
 }
 
-export type PasskeySignInResult =
+type PasskeySignInResult =
   { signedIn: true; user: User; issued: IssuedSession; mfaToken: string } | { signedIn: false };
 
 /**

@@ -70,7 +70,7 @@ export async function setPendingMfaPhone(
 }
 
 /** Where a code goes and what it confirms. */
-export interface CodeTarget {
+interface CodeTarget {
   purpose: 'enroll' | 'verify';
   phone: string;
 }
@@ -93,7 +93,7 @@ export function codeTarget(
   return null;
 }
 
-export type SendCodeResult =
+type SendCodeResult =
   | { sent: true; phone: string; purpose: 'enroll' | 'verify' }
   | { sent: false; reason: 'no_phone' }
   | { sent: false; reason: 'codes_paused' }

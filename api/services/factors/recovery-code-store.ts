@@ -11,9 +11,9 @@ import { recoveryCodes, type RecoveryCode } from '../../db/schema/index.ts';
  */
 
 /** Codes in a set. */
-export const RECOVERY_CODES_PER_SET = 10;
+const RECOVERY_CODES_PER_SET = 10;
 /** Letters in a code: 10 base32 letters are 50 random bits. */
-export const RECOVERY_CODE_LENGTH = 10;
+const RECOVERY_CODE_LENGTH = 10;
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 const CODE_PATTERN = /^[a-z2-7]{10}$/;

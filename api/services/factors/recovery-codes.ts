@@ -29,13 +29,13 @@ import {
  * themselves are kept by recovery-code-store.ts.
  */
 
-export interface RecoveryCodeInput {
+interface RecoveryCodeInput {
   otp: string;
   publicOrigin: string;
   origin: RequestOrigin;
 }
 
-export type RecoveryCodeResult =
+type RecoveryCodeResult =
   ({ verified: true; recoveryCodesLeft: number } & CompletedStep) | CodeRefusal;
 
 /**
@@ -81,7 +81,7 @@ export function verifyRecoveryCode(
   });
 }
 
-export type RenewRecoveryCodesResult =
+type RenewRecoveryCodesResult =
   | { renewed: true; recoveryCodes: string[] }
   | { renewed: false; reason: 'wrong_current_password' | 'not_enrolled' };
 

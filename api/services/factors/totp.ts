@@ -8,8 +8,8 @@ import { PRODUCT_NAME } from '../messages/account-emails.ts';
  * digits, a new code every 30 seconds. A code is the RFC 4226 HOTP of the 30-second step, so the
  * step a code belongs to is known and the API's clock (never the machine's) decides it.
  */
-export const TOTP_PERIOD_SECONDS = 30;
-export const TOTP_DIGITS = 6;
+const TOTP_PERIOD_SECONDS = 30;
+const TOTP_DIGITS = 6;
 /** A code of the step before or after the current one still counts: clocks drift, people type slowly. */
 const TOTP_STEPS_OF_GRACE = 1;
 /** 160 bits, the size RFC 4226 recommends and every app reads. */

@@ -77,7 +77,7 @@ export function mfaStatus(
   };
 }
 
-export type TurnOffResult =
+type TurnOffResult =
   | { turnedOff: true }
   | { turnedOff: false; reason: 'wrong_current_password' | 'not_enrolled' | 'company_requires' };
 

@@ -12,9 +12,9 @@ import type { FileStorage } from './storage/file-storage.ts';
  */
 
 /** How long a direct upload address works. */
-export const UPLOAD_ADDRESS_LIFETIME_MS = 10 * MINUTE;
+const UPLOAD_ADDRESS_LIFETIME_MS = 10 * MINUTE;
 /** How long a download address works. */
-export const DOWNLOAD_ADDRESS_LIFETIME_MS = 5 * MINUTE;
+const DOWNLOAD_ADDRESS_LIFETIME_MS = 5 * MINUTE;
 /**
  * A file not attached this long after it was asked for is removed. Ten minutes to upload, then
  * the rest of the form: an hour is ample, and it bounds how long a file nobody wants holds disk
@@ -26,7 +26,7 @@ export const UNATTACHED_FILE_LIFETIME_MS = HOUR;
  * uploaded or only asked for, and the file they ask to upload. Twenty files at the 25 MB limit;
  * without it, sign-up being open to all, each account could fill 2.5 GB of storage an hour.
  */
-export const STORAGE_QUOTA_BYTES = 500 * 1024 * 1024;
+const STORAGE_QUOTA_BYTES = 500 * 1024 * 1024;
 /** The refusal of an upload address past the quota. */
 export const STORAGE_QUOTA_EXCEEDED_MESSAGE =
   'There is no room for this file: your files may take up at most 500 MB in all. Files not attached to a request are removed after an hour.';
@@ -55,7 +55,7 @@ export function newStorageKey(): string {
 }
 
 /** Why a member may not have an upload address. */
-export type DirectUploadRefusal = 'storage_quota_exceeded';
+type DirectUploadRefusal = 'storage_quota_exceeded';
 
 /**
  * Records a file the member is about to upload and gets the address to send it to, unless it

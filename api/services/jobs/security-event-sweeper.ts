@@ -3,7 +3,7 @@ import { HOUR, type Clock } from '../../../platform/clock.ts';
 import { removeInBatches, repeatingPass, type RepeatingPass } from '../repeating-pass.ts';
 import { deleteExpiredSecurityEvents } from '../account/security-events.ts';
 
-export interface SecurityEventSweeperOptions {
+interface SecurityEventSweeperOptions {
   db: Database;
   clock: Clock;
   /** Pause between passes of a started sweeper (default 1 hour). */

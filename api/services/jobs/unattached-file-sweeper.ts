@@ -4,7 +4,7 @@ import { removeQueuedStorageFiles, removeUnattachedFiles } from '../files/files.
 import { removeInBatches, repeatingPass, type RepeatingPass } from '../repeating-pass.ts';
 import type { FileStorage } from '../files/storage/file-storage.ts';
 
-export interface UnattachedFileSweeperOptions {
+interface UnattachedFileSweeperOptions {
   db: Database;
   clock: Clock;
   storage: FileStorage;

@@ -21,7 +21,7 @@ export function escapeHtml(text: string): string {
 }
 
 /** `${publicOrigin}${path}`, with the token path-encoded (tokens are base64url, so unchanged). */
-export function siteLink(publicOrigin: string, ...segments: string[]): string {
+function siteLink(publicOrigin: string, ...segments: string[]): string {
   return `${publicOrigin}/${segments.map(encodeURIComponent).join('/')}`;
 }
 

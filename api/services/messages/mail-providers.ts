@@ -22,7 +22,7 @@ export const keepInOutboxTextProvider: TextProvider = {
   send: () => Promise.resolve(),
 };
 
-export interface SmtpEmailProviderOptions {
+interface SmtpEmailProviderOptions {
   /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465`. */
   url: string;
   /** The From header, e.g. `Member Concierge <no-reply@portal.example.com>`. */

@@ -96,9 +96,9 @@ export async function enqueueText(
 }
 
 /** The wait after the first failed attempt; it doubles after each further failure. */
-export const FIRST_RETRY_DELAY_MS = 30 * SECOND;
+const FIRST_RETRY_DELAY_MS = 30 * SECOND;
 /** No wait between attempts is longer than this. */
-export const MAX_RETRY_DELAY_MS = HOUR;
+const MAX_RETRY_DELAY_MS = HOUR;
 /** After this many failed attempts the message is given up (the row stays, with its error). */
 export const MAX_DELIVERY_ATTEMPTS = 10;
 /**
@@ -106,7 +106,7 @@ export const MAX_DELIVERY_ATTEMPTS = 10;
  * take (the SMTP provider gives up after well under a minute), so a message is only claimed again
  * when its worker died mid-send.
  */
-export const DELIVERY_LEASE_MS = 5 * MINUTE;
+const DELIVERY_LEASE_MS = 5 * MINUTE;
 
 /**
  * How long to wait before the next attempt, after `failedAttempts` attempts have failed: 30 s,
@@ -141,7 +141,7 @@ function describeError(error: unknown): string {
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 
-export interface OutboxWorkerOptions {
+interface OutboxWorkerOptions {
   db: Database;
   clock: Clock;
   email: EmailProvider;

@@ -10,9 +10,9 @@ import {
 import { listCategories, type CategoryAnswer } from './request-categories.ts';
 
 /** How many open requests and timeline entries the dashboard shows. */
-export const DASHBOARD_LIST_LENGTH = 5;
+const DASHBOARD_LIST_LENGTH = 5;
 
-export interface DashboardAnswer {
+interface DashboardAnswer {
   open_request_count: number;
   /** The most recently updated open requests. */
   open_requests: RequestSummaryAnswer[];

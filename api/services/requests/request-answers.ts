@@ -19,7 +19,7 @@ import type { RequestPosition } from './request-cursor.ts';
  * request is simply not found.
  */
 
-export interface AttachmentAnswer {
+interface AttachmentAnswer {
   id: string;
   filename: string;
   content_type: string;
@@ -96,13 +96,13 @@ function filterCondition(filter: RequestFilter): SQL | undefined {
  * Which part of a list: the requests after so many (a numbered page, as an address may name one),
  * or those right after or right before a position in the list (request-cursor.ts).
  */
-export type RequestWindow =
+type RequestWindow =
   | { readonly limit: number; readonly offset: number }
   | { readonly limit: number; readonly after: RequestPosition }
   | { readonly limit: number; readonly before: RequestPosition };
 
 /** A window of a list of requests, where it lies in the list, and how many the list has. */
-export interface RequestSummaries {
+interface RequestSummaries {
   summaries: RequestSummaryAnswer[];
   totalCount: number;
   /** How many requests of the list come before the window's first. */

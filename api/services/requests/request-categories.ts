@@ -1,6 +1,10 @@
 import { asc } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { requestCategories, type CategoryIcon, type RequestCategory } from '../../db/schema/index.ts';
+import {
+  requestCategories,
+  type CategoryIcon,
+  type RequestCategory,
+} from '../../db/schema/index.ts';
 
 /** A category as every answer shows it (docs/PRODUCT.md §7.2.1). */
 export interface CategoryAnswer {

@@ -22,16 +22,16 @@ import { encodeCursor, type RequestPosition } from './request-cursor.ts';
 
 /** Concierge requests (docs/PRODUCT.md §7.2.1): listing, making, notes and cancelling. */
 
-export const REQUESTS_PER_PAGE = 10;
+const REQUESTS_PER_PAGE = 10;
 
 /** `open` and `closed` in list filters. */
-export const REQUEST_STATUS_GROUPS = {
+const REQUEST_STATUS_GROUPS = {
   open: OPEN_REQUEST_STATUSES,
   closed: ['completed', 'cancelled'],
 } as const satisfies Record<string, readonly RequestStatus[]>;
-export type RequestStatusGroup = keyof typeof REQUEST_STATUS_GROUPS;
+type RequestStatusGroup = keyof typeof REQUEST_STATUS_GROUPS;
 
-export function isOpenStatus(status: RequestStatus): boolean {
+function isOpenStatus(status: RequestStatus): boolean {
   return (OPEN_REQUEST_STATUSES as readonly RequestStatus[]).includes(status);
 }
 
@@ -105,7 +105,7 @@ export interface NewRequest {
   attachmentIds: readonly string[];
 }
 
-export type CreateRequestResult =
+type CreateRequestResult =
   | { created: true; request: RequestAnswer }
   | { created: false; reason: 'unknown_category' | AttachmentProblem };
 
@@ -195,12 +195,12 @@ export async function createRequest(
     : { created: false, reason: outcome.reason };
 }
 
-export interface NewNote {
+interface NewNote {
   body: string;
   attachmentIds: readonly string[];
 }
 
-export type AddNoteResult =
+type AddNoteResult =
   | { added: true; update: UpdateAnswer }
   | { added: false; reason: 'not_found' | 'closed' | AttachmentProblem };
 
@@ -256,7 +256,7 @@ export async function addNote(
     : { added: false, reason: outcome.reason };
 }
 
-export type CancelRequestResult =
+type CancelRequestResult =
   | { cancelled: true; request: RequestAnswer }
   | { cancelled: false; reason: 'not_found' | 'closed' };
 

@@ -18,7 +18,7 @@ import {
 import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
 import { emailUnlockLink } from './unlock.ts';
 
-export type SignInResult =
+type SignInResult =
   | {
       signedIn: true;
       user: User;
@@ -38,7 +38,7 @@ export type SignInResult =
     };
 
 /** What sign-in is given: the password always, and a remembered device's token if the browser has one. */
-export interface SignInCredentials {
+interface SignInCredentials {
   email: string;
   password: string;
   deviceToken?: string | undefined;

@@ -18,7 +18,7 @@ export interface CurrentPasswordInput {
 }
 
 /** What the work of {@link withCurrentPassword} is handed inside its transaction. */
-export interface CurrentPasswordProof<Prepared> {
+interface CurrentPasswordProof<Prepared> {
   /** The time of the change, read once the transaction began. */
   now: Date;
   /**

@@ -36,7 +36,7 @@ export function publicSessionId(session: Pick<Session, 'tokenHash'>): string {
 }
 
 /** The shape of {@link publicSessionId}, checked before any query. */
-export const PUBLIC_SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
+const PUBLIC_SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
 
 function describe(session: Session, currentSessionId: number): DeviceSession {
   return {

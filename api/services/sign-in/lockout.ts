@@ -6,7 +6,7 @@ import { HOUR } from '../../../platform/clock.ts';
 /** Consecutive failed sign-ins that lock an account. */
 export const LOCKOUT_THRESHOLD = 10;
 /** How long a lock lasts before it lifts by itself. */
-export const LOCK_DURATION_MS = HOUR;
+const LOCK_DURATION_MS = HOUR;
 
 export interface LockoutState {
   failedAttempts: number;
@@ -42,7 +42,7 @@ export function stateAfterFailedSignIn(
   return { state: { failedAttempts, lockedAt: null }, newlyLocked: false };
 }
 
-export type SignInAttemptVerdict =
+type SignInAttemptVerdict =
   | { accepted: true }
   | {
       accepted: false;

@@ -33,7 +33,7 @@ const L33T_MAX_SUBSTITUTIONS = 4;
  * finds no pattern, counted as 10^8 + 1 guesses) in score 2 by a margin of 5 guesses, which would
  * turn the 8-character minimum into a 9-character one. Here it passes.
  */
-export const MINIMUM_GUESSES_LOG10 = 8;
+const MINIMUM_GUESSES_LOG10 = 8;
 
 /** Why a password is easy to guess; each has its own sentence in passwords.ts. */
 export type Weakness =
@@ -73,7 +73,7 @@ export function passwordEstimator(): Promise<ZxcvbnFactory> {
  * part before the @, and the pieces of both; the name and the last name and their words. Pieces of
  * fewer than 3 characters are left out: they would be found inside ordinary words.
  */
-export function personalWords(details: readonly string[]): string[] {
+function personalWords(details: readonly string[]): string[] {
   const words = new Set<string>();
   const add = (word: string): void => {
     const trimmed = word.trim().toLowerCase();

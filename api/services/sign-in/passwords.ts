@@ -3,7 +3,7 @@ import { argon2, randomBytes, timingSafeEqual, type Argon2Parameters } from 'nod
 import { passwordWeakness, type Weakness } from './password-strength.ts';
 
 /** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane (~30–40 ms per hash on this hardware). */
-export const ARGON2_SETTINGS = {
+const ARGON2_SETTINGS = {
   memoryKib: 19_456,
   passes: 2,
   parallelism: 1,
@@ -105,13 +105,13 @@ export async function verifyAgainstDecoy(password: string): Promise<false> {
   return false;
 }
 
-export interface PasswordOwner {
+interface PasswordOwner {
   email: string;
   name?: string | undefined;
   lastName?: string | undefined;
 }
 
-export type PasswordPolicyVerdict =
+type PasswordPolicyVerdict =
   | { acceptable: true }
   | {
       acceptable: false;

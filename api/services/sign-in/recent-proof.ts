@@ -9,14 +9,14 @@ import { withCurrentPassword, type CurrentPasswordInput } from './current-passwo
  * lets it add a way to sign in. A stolen session alone then cannot give the thief a passkey, an
  * app or a phone of their own, while a member who signed in a moment ago is not asked twice.
  */
-export const RECENT_PROOF_WINDOW_MS = 10 * MINUTE;
+const RECENT_PROOF_WINDOW_MS = 10 * MINUTE;
 
 export function isRecentlyProven(session: Pick<Session, 'provenAt'>, now: Date): boolean {
   return now.getTime() - session.provenAt.getTime() < RECENT_PROOF_WINDOW_MS;
 }
 
 /** Marks the session proven now, in the transaction of the proof. */
-export async function markSessionProven(
+async function markSessionProven(
   transaction: Database,
   sessionId: Session['id'],
   now: Date,
@@ -24,7 +24,7 @@ export async function markSessionProven(
   await transaction.update(sessions).set({ provenAt: now }).where(eq(sessions.id, sessionId));
 }
 
-export type ReauthenticationResult = { proven: true } | { proven: false };
+type ReauthenticationResult = { proven: true } | { proven: false };
 
 /**
  * POST /users/reauthentication: the signed-in member gives the password again, checked as every

@@ -8,7 +8,7 @@ import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
 /** A session unused for this long ends; every authenticated call renews it. */
 export const SESSION_IDLE_TIMEOUT_MS = 30 * MINUTE;
 /** A session ends this long after sign-in, however active it is. */
-export const SESSION_ABSOLUTE_LIFETIME_MS = 24 * HOUR;
+const SESSION_ABSOLUTE_LIFETIME_MS = 24 * HOUR;
 
 export interface IssuedSession {
   /** The bearer token: shown to the client once, never stored. */

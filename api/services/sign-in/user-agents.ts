@@ -1,7 +1,7 @@
 import Bowser from 'bowser';
 
 /** The words for a browser that a `User-Agent` does not name. */
-export const UNKNOWN_BROWSER = 'Unknown browser';
+const UNKNOWN_BROWSER = 'Unknown browser';
 
 /**
  * A browser's name and version as a member recognises it: Chrome and Firefox by their major

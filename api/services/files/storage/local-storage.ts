@@ -21,8 +21,8 @@ import {
 
 /** Where the local driver's addresses live on the site's origin (docs/PRODUCT.md §7.2.1). */
 export const STORAGE_PATH = '/storage';
-export const UPLOADS_PATH = `${STORAGE_PATH}/uploads`;
-export const FILES_PATH = `${STORAGE_PATH}/files`;
+const UPLOADS_PATH = `${STORAGE_PATH}/uploads`;
+const FILES_PATH = `${STORAGE_PATH}/files`;
 
 export const DEFAULT_STORAGE_DIR = './data/storage';
 
@@ -36,7 +36,7 @@ const MAX_KEY_LENGTH = 200;
 /** Where unfinished uploads are written; a key segment cannot start with a dot. */
 const INCOMING_DIRECTORY = '.incoming';
 
-export interface LocalFileStorageOptions {
+interface LocalFileStorageOptions {
   /** The directory the files live in, outside any web root. Created when missing. */
   directory: string;
   /**
@@ -52,7 +52,7 @@ export interface LocalFileStorageOptions {
 export type UploadRefusal = 'too_large' | 'too_small' | 'checksum_mismatch';
 
 /** An upload written to a temporary file that matched its declaration. */
-export interface ReceivedUpload {
+interface ReceivedUpload {
   received: true;
   /** Puts the file at its key (replacing nothing: a key is uploaded once). */
   moveIntoPlace(): Promise<void>;
@@ -60,9 +60,9 @@ export interface ReceivedUpload {
   discard(): Promise<void>;
 }
 
-export type ReceiveResult = ReceivedUpload | { received: false; reason: UploadRefusal };
+type ReceiveResult = ReceivedUpload | { received: false; reason: UploadRefusal };
 
-export interface OpenedFile {
+interface OpenedFile {
   byteSize: number;
   content: ReadableStream<Uint8Array>;
 }

@@ -24,7 +24,7 @@ export const OPAQUE_CONTENT_TYPE = 'application/octet-stream';
  *
  * A type joins only if no browser can run or render it as active content.
  */
-export const INERT_CONTENT_TYPES: ReadonlySet<string> = new Set([
+const INERT_CONTENT_TYPES: ReadonlySet<string> = new Set([
   'image/png',
   'image/jpeg',
   'image/gif',

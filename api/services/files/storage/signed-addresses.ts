@@ -27,7 +27,7 @@ export interface DownloadClaims {
   expiresAt: Date;
 }
 
-export type StorageClaims = UploadClaims | DownloadClaims;
+type StorageClaims = UploadClaims | DownloadClaims;
 
 export type VerifiedAddress<Claims extends StorageClaims> =
   { valid: true; claims: Claims } | { valid: false; reason: 'invalid' | 'expired' };
