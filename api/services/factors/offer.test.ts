@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HOUR } from '../../../platform/clock.ts';
+import { DAY, now, ago, noFactor, phoneOnly } from './members-for-tests.ts';
 import { isEnrollmentOfferDue, signInMfaFlags } from './offer.ts';
-
-const DAY = 24 * HOUR;
-const now = new Date('2026-01-15T09:00:00.000Z');
-const ago = (milliseconds: number) => new Date(now.getTime() - milliseconds);
-const phone = '+15555550123';
-const noFactor = { mfaPhone: null, totpConfirmedAt: null, passkeyCount: 0 };
-const phoneOnly = { ...noFactor, mfaPhone: phone };
 
 describe('isEnrollmentOfferDue', () => {
   it('is due for a member who never declined it', () => {

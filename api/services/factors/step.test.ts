@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { HOUR } from '../../../platform/clock.ts';
+import { now, phone, noFactor, phoneOnly, appOnly, passkeysOnly } from './members-for-tests.ts';
 import { isEnrollmentOfferDue } from './offer.ts';
 import { awaitsMfa, requestHasVerifiedMfa } from './step.ts';
 import { generateToken, hashToken } from '../tokens.ts';
-
-const DAY = 24 * HOUR;
-const now = new Date('2026-01-15T09:00:00.000Z');
-const ago = (milliseconds: number) => new Date(now.getTime() - milliseconds);
-const phone = '+15555550123';
-const noFactor = { mfaPhone: null, totpConfirmedAt: null, passkeyCount: 0 };
-const phoneOnly = { ...noFactor, mfaPhone: phone };
-const appOnly = { ...noFactor, totpConfirmedAt: ago(DAY) };
-const passkeysOnly = { ...noFactor, passkeyCount: 2 };
 
 describe('requestHasVerifiedMfa', () => {
   const mfaToken = generateToken();
