@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { now, phone, noFactor, phoneOnly, appOnly, passkeysOnly } from './members-for-tests.ts';
+import { now, noFactor, phoneOnly, appOnly, passkeysOnly } from './members-for-tests.ts';
 import { isEnrollmentOfferDue } from './offer.ts';
 import { awaitsMfa, requestHasVerifiedMfa } from './step.ts';
 import { generateToken, hashToken } from '../tokens.ts';
