@@ -25,10 +25,22 @@ const skippedFolders = new Set([
 ]);
 
 /** The top-level folders a repository path starts with. */
-const topFolders = ['src', 'api', 'scripts', 'tests', 'bench', 'docs', 'public', '.ci'];
+const topFolders = [
+  'src',
+  'api',
+  'platform',
+  'contract',
+  'eslint',
+  'scripts',
+  'tests',
+  'bench',
+  'docs',
+  'public',
+  '.ci',
+];
 
 /** Folders whose source files' comments are read (and the source files at the top). */
-const sourceFolders = ['src', 'api', 'scripts', 'tests', 'bench'];
+const sourceFolders = ['src', 'api', 'platform', 'contract', 'eslint', 'scripts', 'tests', 'bench'];
 const sourceFile = /\.(?:ts|tsx|mts|js|mjs|cjs|astro|css)$/;
 
 /** A file at the top named without a folder: a tool's configuration, the package files. */

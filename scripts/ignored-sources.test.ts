@@ -8,7 +8,18 @@ import { describe, expect, it } from 'vitest';
  * folders that hold what the product is built and tested from must have nothing git ignores.
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
-const sourceFolders = ['src', 'api', 'tests', 'scripts', 'bench', 'public', 'docs'];
+const sourceFolders = [
+  'src',
+  'api',
+  'platform',
+  'contract',
+  'eslint',
+  'tests',
+  'scripts',
+  'bench',
+  'public',
+  'docs',
+];
 
 describe('.gitignore', () => {
   it('ignores no file in the folders the product is built and tested from', () => {

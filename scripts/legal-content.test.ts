@@ -1,31 +1,17 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'astro/zod';
 import { collections } from '../src/content.config';
+import { copyOfProject } from '../tests/e2e/support/project-copy';
+import { projectRoot as root, syncContent } from './content-sync';
 
 // Outside Astro, a collection is what its definition says: its loader and its schema.
 vi.mock('astro:content', () => ({ defineCollection: <T>(definition: T): T => definition }));
 
-const root = path.resolve(import.meta.dirname, '..');
 const termsFile = 'src/content/legal/terms.md';
 let copy: string;
-
-/** `astro sync` (what `npm run dev` and `npm run build` check content with) in the copy. */
-function syncContent(): { status: number | null; output: string } {
-  const result = spawnSync(
-    process.execPath,
-    [path.join(root, 'node_modules/astro/bin/astro.mjs'), 'sync'],
-    {
-      cwd: copy,
-      encoding: 'utf8',
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-    },
-  );
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
-}
+let folder: string;
 
 function editTerms(edit: (text: string) => string): void {
   writeFileSync(path.join(copy, termsFile), edit(readFileSync(path.join(root, termsFile), 'utf8')));
@@ -33,25 +19,20 @@ function editTerms(edit: (text: string) => string): void {
 
 describe('the terms of service as content editors change them', () => {
   beforeAll(() => {
-    copy = mkdtempSync(path.join(tmpdir(), 'legal-content-'));
-    // api/ too: the configuration's start-up checks for `npm run dev` import from it.
-    for (const entry of ['src', 'api', 'astro.config.mjs', 'tsconfig.json', 'package.json']) {
-      cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true });
-    }
-    symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+    ({ folder, root: copy } = copyOfProject('legal-content-'));
   });
 
   afterAll(() => {
-    rmSync(copy, { recursive: true, force: true });
+    rmSync(folder, { recursive: true, force: true });
   });
 
   it('accepts the file as it is', () => {
-    expect(syncContent().status).toBe(0);
+    expect(syncContent(copy).status).toBe(0);
   }, 60_000);
 
   it('refuses terms whose date is in words, naming the file, the field and its rule', () => {
     editTerms((text) => text.replace(/^updated: .*$/m, 'updated: 20 November 2026'));
-    const { status, output } = syncContent();
+    const { status, output } = syncContent(copy);
     expect(status).not.toBe(0);
     expect(output).toContain('legal → terms data does not match collection schema.');
     expect(output).toContain(

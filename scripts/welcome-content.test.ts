@@ -1,30 +1,16 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'astro/zod';
 import { collections } from '../src/content.config';
+import { copyOfProject } from '../tests/e2e/support/project-copy';
+import { projectRoot as root, syncContent } from './content-sync';
 
 // Outside Astro, a collection is what its definition says: its loader and its schema.
 vi.mock('astro:content', () => ({ defineCollection: <T>(definition: T): T => definition }));
 
-const root = path.resolve(import.meta.dirname, '..');
 let copy: string;
-
-/** `astro sync` (what `npm run dev` and `npm run build` check content with) in the copy. */
-function syncContent(): { status: number | null; output: string } {
-  const result = spawnSync(
-    process.execPath,
-    [path.join(root, 'node_modules/astro/bin/astro.mjs'), 'sync'],
-    {
-      cwd: copy,
-      encoding: 'utf8',
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-    },
-  );
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
-}
+let folder: string;
 
 function editWelcomePage(page: string, edit: (text: string) => string): void {
   const file = path.join(copy, 'src/content/welcome', `${page}.md`);
@@ -36,25 +22,20 @@ function editWelcomePage(page: string, edit: (text: string) => string): void {
 
 describe('the welcome pages as content editors change them', () => {
   beforeAll(() => {
-    copy = mkdtempSync(path.join(tmpdir(), 'welcome-content-'));
-    // api/ too: the configuration's start-up checks for `npm run dev` import from it.
-    for (const entry of ['src', 'api', 'astro.config.mjs', 'tsconfig.json', 'package.json']) {
-      cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true });
-    }
-    symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+    ({ folder, root: copy } = copyOfProject('welcome-content-'));
   });
 
   afterAll(() => {
-    rmSync(copy, { recursive: true, force: true });
+    rmSync(folder, { recursive: true, force: true });
   });
 
   it('accepts the files as they are', () => {
-    expect(syncContent().status).toBe(0);
+    expect(syncContent(copy).status).toBe(0);
   }, 60_000);
 
   it('refuses a page without a title, naming the file, the field and its rule', () => {
     editWelcomePage('about-us', (text) => text.replace(/^title: .*\n/m, ''));
-    const { status, output } = syncContent();
+    const { status, output } = syncContent(copy);
     expect(status).not.toBe(0);
     expect(output).toContain('welcome → about-us data does not match collection schema.');
     expect(output).toContain('  title: every welcome page needs a title (at most 80 characters)');
@@ -64,7 +45,7 @@ describe('the welcome pages as content editors change them', () => {
   it('refuses a step that is not 1, 2 or 3, naming the file, the field and its rule', () => {
     editWelcomePage('about-us', (text) => text);
     editWelcomePage('contact-info', (text) => text.replace(/^step: 3$/m, 'step: third'));
-    const { status, output } = syncContent();
+    const { status, output } = syncContent(copy);
     expect(status).not.toBe(0);
     expect(output).toContain('welcome → contact-info data does not match collection schema.');
     expect(output).toContain(

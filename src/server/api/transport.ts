@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isDataFolderInUse, refuseDataFolderInUse } from '../../../api/db/data-folder-lock.ts';
 import {
   demoAccounts,
   demoAccountsShownAtStart,
@@ -67,7 +68,6 @@ async function connect(): Promise<ApiEndpoint> {
     return { transport: (request) => fetch(request), baseUrl: settings.apiOrigin };
   }
 
-  const { isDataFolderInUse } = await import('../../../api/db/data-folder-lock.ts');
   const options: ApiThreadOptions = {
     ...(settings.databaseUrl
       ? { databaseUrl: settings.databaseUrl }
@@ -105,13 +105,13 @@ async function connect(): Promise<ApiEndpoint> {
  * `npm run dev` as it starts, as `npm start` does: it refuses a data folder another process holds,
  * in one line, and prints the demo accounts. The embedded API opens the database only at the first
  * page that calls it; opening it here made the editor's saves reach the pages late, so this reads
- * the folder's lock and the accounts' list without opening either.
+ * the folder's lock and the accounts' list without opening either. It runs as the configuration
+ * loads, whose module loader is closed by then to any later `import()`: what it uses is imported
+ * statically.
  */
 export async function checkDataFolderAtDevStart(settings: WebConfig): Promise<void> {
   if (settings.apiOrigin) return;
   if (!settings.databaseUrl) {
-    const { isDataFolderInUse, refuseDataFolderInUse } =
-      await import('../../../api/db/data-folder-lock.ts');
     try {
       await refuseDataFolderInUse(path.resolve(settings.dataDir, 'pglite'));
     } catch (error) {
