@@ -48,7 +48,7 @@ export default defineConfig(
           patterns: [
             {
               group: ['@zxcvbn-ts/*', '**/api/services/password*'],
-              message: 'Password checks run in the API only (api/services/passwords.ts).',
+              message: 'Password checks run in the API only (api/services/sign-in/passwords.ts).',
             },
           ],
         },
@@ -69,6 +69,17 @@ export default defineConfig(
             { folder: 'contract/', allow: ['contract/'] },
             { folder: 'platform/', allow: ['platform/', 'contract/'] },
             { folder: 'api/', deny: ['src/'] },
+            {
+              folder: 'api/services/',
+              deny: ['src/', 'api/http/', 'api/routes/'],
+              because: 'services know nothing of HTTP; routes call them',
+            },
+            {
+              folder: 'api/db/',
+              deny: ['src/', 'api/services/', 'api/http/', 'api/routes/'],
+              except: ['api/db/seed.ts', 'api/db/seed-requests.ts'],
+              because: 'the services build on the schema, not the other way round',
+            },
             {
               folder: 'src/',
               deny: ['api/'],

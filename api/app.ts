@@ -14,20 +14,34 @@ import { createAttachmentsRoutes } from './routes/attachments.ts';
 import { createDashboardRoutes } from './routes/dashboard.ts';
 import { createDirectUploadsRoutes } from './routes/direct-uploads.ts';
 import { createHealthRoutes } from './routes/health.ts';
-import { createMfaRoutes } from './routes/mfa.ts';
+import { createAuthenticatorAppRoutes } from './routes/mfa/authenticator-app.ts';
+import { createPasskeysRoutes } from './routes/mfa/passkeys.ts';
+import { createPhoneRoutes } from './routes/mfa/phone.ts';
+import { createRecoveryCodesRoutes } from './routes/mfa/recovery-codes.ts';
+import { createStepRoutes } from './routes/mfa/step.ts';
+import { createTwoStepVerificationRoutes } from './routes/mfa/two-step-verification.ts';
 import { createOutboxRoutes } from './routes/outbox.ts';
 import { createRequestCategoriesRoutes } from './routes/request-categories.ts';
 import { createRequestsRoutes } from './routes/requests.ts';
 import { createStorageRoutes } from './routes/storage.ts';
-import { createUsersRoutes } from './routes/users.ts';
-import { LocalFileStorage, STORAGE_PATH } from './services/storage/local-storage.ts';
+import { createAccountRoutes } from './routes/users/account.ts';
+import { createCurrentUserRoutes } from './routes/users/current-user.ts';
+import { createDevicesRoutes } from './routes/users/devices.ts';
+import { createConfirmationRoutes, createEmailChangeRoutes } from './routes/users/email-address.ts';
+import { createPasskeySignInRoutes } from './routes/users/passkey-sign-in.ts';
+import { createPasswordRoutes } from './routes/users/passwords.ts';
+import { createReauthenticationRoutes } from './routes/users/reauthentication.ts';
+import { createSignInRoutes } from './routes/users/sign-in.ts';
+import { createSignUpRoutes } from './routes/users/sign-up.ts';
+import { createUnlockRoutes } from './routes/users/unlock.ts';
+import { LocalFileStorage, STORAGE_PATH } from './services/files/storage/local-storage.ts';
 import { REQUEST_ID_HEADER } from '../contract/headers.ts';
 import { ErrorMessage } from '../contract/error-messages.ts';
 
 export type { ApiDependencies } from './http/context.ts';
 
 /** No JSON call of the API needs more; file contents go to the storage routes instead. */
-export const MAX_JSON_BODY_BYTES = 64 * 1024;
+const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /**
  * The reference API (docs/PRODUCT.md §7) as a Hono app: one sub-app per resource under
@@ -37,8 +51,27 @@ export const MAX_JSON_BODY_BYTES = 64 * 1024;
  */
 export function createApiApp(dependencies: ApiDependencies): Hono {
   const v1 = new Hono()
-    .route('/users', createUsersRoutes(dependencies))
-    .route('/mfa', createMfaRoutes(dependencies))
+    // Accounts and sessions (docs/PRODUCT.md §7).
+    .route('/users', createSignInRoutes(dependencies))
+    .route('/users', createAccountRoutes(dependencies))
+    .route('/users', createCurrentUserRoutes(dependencies))
+    .route('/users', createDevicesRoutes(dependencies))
+    .route('/users/sign_up', createSignUpRoutes(dependencies))
+    .route('/users/passkey-sign-in', createPasskeySignInRoutes(dependencies))
+    .route('/users/password', createPasswordRoutes(dependencies))
+    .route('/users/unlock', createUnlockRoutes(dependencies))
+    .route('/users/confirmation', createConfirmationRoutes(dependencies))
+    .route('/users/email', createEmailChangeRoutes(dependencies))
+    .route('/users/reauthentication', createReauthenticationRoutes(dependencies))
+    // Two-step verification (docs/PRODUCT.md §7.1, §12): every route needs a session, and all
+    // but turning it off, renewing codes, listing passkeys and removing a factor work before
+    // the step (that is what they complete).
+    .route('/mfa', createTwoStepVerificationRoutes(dependencies))
+    .route('/mfa', createStepRoutes(dependencies))
+    .route('/mfa', createPhoneRoutes(dependencies))
+    .route('/mfa/app', createAuthenticatorAppRoutes(dependencies))
+    .route('/mfa/passkeys', createPasskeysRoutes(dependencies))
+    .route('/mfa/recovery-codes', createRecoveryCodesRoutes(dependencies))
     .route('/dashboard', createDashboardRoutes(dependencies))
     .route('/requests', createRequestsRoutes(dependencies))
     .route('/request_categories', createRequestCategoriesRoutes(dependencies))

@@ -9,7 +9,7 @@ import {
 } from './embedded-thread-messages.ts';
 
 /** Why the embedded API's thread could not start; `dataFolderInUse` as api/db/data-folder-lock.ts. */
-export class ApiThreadStartError extends Error {
+class ApiThreadStartError extends Error {
   override name = 'ApiThreadStartError';
   /** The same mark as DataFolderInUseError's, so that `isDataFolderInUse` knows it. */
   readonly code: string | undefined;

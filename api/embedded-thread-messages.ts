@@ -29,7 +29,7 @@ export type ApiThreadOptions = Pick<
  * A body: none, its bytes (moved, not copied), or a stream the other thread reads as it arrives
  * (a file up or down, which may be larger than is worth holding whole).
  */
-export type MessageBody = null | ArrayBuffer | ReadableStream<Uint8Array>;
+type MessageBody = null | ArrayBuffer | ReadableStream<Uint8Array>;
 
 export type ToApiThread =
   | {

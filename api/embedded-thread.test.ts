@@ -9,7 +9,7 @@ import { startReferenceApiInThread } from './embedded-thread-client.ts';
 import type { ReferenceApi } from './index.ts';
 import { currentRequestContext, withRequestId } from '../platform/logger.ts';
 import { systemClock } from '../platform/clock.ts';
-import { LocalFileStorage } from './services/storage/local-storage.ts';
+import { LocalFileStorage } from './services/files/storage/local-storage.ts';
 
 const entry = new URL('./embedded-thread.ts', import.meta.url);
 const publicOrigin = 'http://portal.example.test';

@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { isDataFolderInUse } from './db/data-folder-lock.ts';
 import { TrustedProxies, startReferenceApi, type ReferenceApi } from './index.ts';
 import { currentRequestContext, withRequestId } from '../platform/logger.ts';
-import { createS3Storage } from './services/storage/s3-storage.ts';
+import { createS3Storage } from './services/files/storage/s3-storage.ts';
 import {
   bodyToMessage,
   type ApiThreadOptions,

@@ -13,45 +13,45 @@ import {
   defaultMailFrom,
   keepInOutboxEmailProvider,
   keepInOutboxTextProvider,
-} from './services/mail-providers.ts';
+} from './services/messages/mail-providers.ts';
 import {
   createOutboxWorker,
   type EmailProvider,
   type OutboxWorker,
   type TextProvider,
-} from './services/outbox.ts';
+} from './services/messages/outbox.ts';
 import {
   DEFAULT_STORAGE_DIR,
   LocalFileStorage,
   randomStorageSecret,
-} from './services/storage/local-storage.ts';
-import type { FileStorage } from './services/storage/file-storage.ts';
+} from './services/files/storage/local-storage.ts';
+import type { FileStorage } from './services/files/storage/file-storage.ts';
 import {
   createSecurityEventSweeper,
   type SecurityEventSweeper,
-} from './services/security-event-sweeper.ts';
+} from './services/jobs/security-event-sweeper.ts';
 import {
   createUnattachedFileSweeper,
   type UnattachedFileSweeper,
-} from './services/unattached-file-sweeper.ts';
+} from './services/jobs/unattached-file-sweeper.ts';
 import { TrustedProxies } from '../platform/trusted-proxies.ts';
 import { parseOrigin } from '../platform/settings.ts';
-import { passwordEstimator } from './services/password-strength.ts';
-import { createFactorSecrets, randomFactorSecrets } from './services/factor-secrets.ts';
+import { passwordEstimator } from './services/sign-in/password-strength.ts';
+import { createFactorSecrets, randomFactorSecrets } from './services/factors/factor-secrets.ts';
 
 export type { DemoAccount } from './db/demo-accounts.ts';
 export type { Clock } from '../platform/clock.ts';
-export type { EmailProvider, OutboxWorker, TextProvider } from './services/outbox.ts';
-export type { FileStorage } from './services/storage/file-storage.ts';
-export type { UnattachedFileSweeper } from './services/unattached-file-sweeper.ts';
-export type { SecurityEventSweeper } from './services/security-event-sweeper.ts';
+export type { EmailProvider, OutboxWorker, TextProvider } from './services/messages/outbox.ts';
+export type { FileStorage } from './services/files/storage/file-storage.ts';
+export type { UnattachedFileSweeper } from './services/jobs/unattached-file-sweeper.ts';
+export type { SecurityEventSweeper } from './services/jobs/security-event-sweeper.ts';
 export { TrustedProxies } from '../platform/trusted-proxies.ts';
 
 /** Where the site is when nobody says: the web server's default address. */
 export const DEFAULT_PUBLIC_ORIGIN = 'http://localhost:4321';
 
 /** The shortest storage secret accepted: 32 characters, as for SESSION_SECRET. */
-export const MIN_STORAGE_SECRET_LENGTH = 32;
+const MIN_STORAGE_SECRET_LENGTH = 32;
 
 export interface ReferenceApiOptions {
   /** `postgres://…` for a real PostgreSQL; without it, an embedded PGlite is used. */

@@ -87,7 +87,7 @@ try {
       secretKeptIn(path.resolve(settings.DATA_DIR || './data', 'factor-secret-key')),
     // The AWS SDK is loaded only when the files go to S3.
     storage: s3Settings
-      ? (await import('./services/storage/s3-storage.ts')).createS3Storage(s3Settings)
+      ? (await import('./services/files/storage/s3-storage.ts')).createS3Storage(s3Settings)
       : undefined,
   });
 } catch (error) {

@@ -14,7 +14,7 @@ import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { pageRoutes, type PageRoute, type RouteName } from '../src/routes.ts';
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
-import { totpCodeAt, totpStep } from '../api/services/totp.ts';
+import { totpCodeAt, totpStep } from '../api/services/factors/totp.ts';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import { decodeActionData } from '../src/islands/island-actions.ts';
 import { createSoftwareAuthenticator } from '../tests/support/software-authenticator.ts';

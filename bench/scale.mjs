@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { encodeCursor } from '../api/services/request-cursor.ts';
+import { encodeCursor } from '../api/services/requests/request-cursor.ts';
 import { portRange } from '../scripts/free-port.mjs';
 import { postgresBinaries, startThrowawayPostgres } from '../scripts/throwaway-postgres.mjs';
 import { cookieHeaderOf } from './cookie-jar.ts';

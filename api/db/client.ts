@@ -11,12 +11,12 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { countDatabaseStatement, logger } from '../../platform/logger.ts';
 import { lockDataFolder } from './data-folder-lock.ts';
-import * as schema from './schema.ts';
+import * as schema from './schema/index.ts';
 
 /** The drizzle database, whichever driver is underneath. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-export interface OpenDatabaseOptions {
+interface OpenDatabaseOptions {
   /** `postgres://…`: a real PostgreSQL. Without it, an embedded PGlite is used. */
   databaseUrl?: string | undefined;
   /** PGlite data directory (default `./data/pglite`), or `memory://` for a throw-away one. */
@@ -29,7 +29,7 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
-export const DEFAULT_PGLITE_DATA_DIR = './data/pglite';
+const DEFAULT_PGLITE_DATA_DIR = './data/pglite';
 
 /** Counts each statement against the request that sent it: a page's cost, in its log line. */
 const statementCounter: Logger = { logQuery: countDatabaseStatement };
@@ -38,7 +38,7 @@ const statementCounter: Logger = { logQuery: countDatabaseStatement };
  * Resolved from the working directory, not from this module: the web server bundles this code
  * with Vite, after which `import.meta.url` no longer points into api/db/.
  */
-export function migrationsFolder(): string {
+function migrationsFolder(): string {
   return path.resolve(process.cwd(), 'api/db/migrations');
 }
 
@@ -58,7 +58,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<O
  * when all are busy. Past it the call fails as "database unavailable" (503) instead of waiting
  * for a database that does not answer.
  */
-export const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
+const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
 
 /**
  * A pooled connection on which PostgreSQL has said nothing for this long is given up (closed,
@@ -66,7 +66,7 @@ export const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
  * only happens when the database or the network in between vanished without closing the
  * connection; without it such a connection would wait forever and never go back to the pool.
  */
-export const POSTGRES_SILENCE_TIMEOUT_MS = 15_000;
+const POSTGRES_SILENCE_TIMEOUT_MS = 15_000;
 
 /** Idle pooled connections are closed sooner than they could fall silent for too long. */
 const POSTGRES_IDLE_TIMEOUT_MS = 10_000;

@@ -24,10 +24,10 @@ import path from 'node:path';
 export const LOCK_FILE_NAME = 'process.lock';
 
 /** How often the holder refreshes its lock file's time, for processes on other machines. */
-export const DEFAULT_HEARTBEAT_MS = 10_000;
+const DEFAULT_HEARTBEAT_MS = 10_000;
 
 /** A lock of another machine's that was not refreshed for this long is abandoned. */
-export const DEFAULT_ABANDONED_AFTER_MS = 60_000;
+const DEFAULT_ABANDONED_AFTER_MS = 60_000;
 
 /** Taking over an abandoned lock lasts milliseconds; a marker this old was left by a crash. */
 const TAKEOVER_ABANDONED_AFTER_MS = 10_000;
@@ -45,7 +45,7 @@ export interface LockHolder {
   readonly token: string;
 }
 
-export interface DataFolderLockOptions {
+interface DataFolderLockOptions {
   /** This machine's name (default `os.hostname()`); tests play another machine with it. */
   readonly host?: string | undefined;
   readonly heartbeatMs?: number | undefined;

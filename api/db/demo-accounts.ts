@@ -14,7 +14,7 @@ export interface DemoAccount {
 
 export const DEFAULT_DEMO_PASSWORD = 'portal-demo-2026';
 
-export interface DemoUser {
+interface DemoUser {
   email: string;
   name: string;
   lastName: string;

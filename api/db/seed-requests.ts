@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { HOUR, type Clock } from '../../platform/clock.ts';
-import { newStorageKey } from '../services/files.ts';
-import type { FileStorage } from '../services/storage/file-storage.ts';
+import { newStorageKey } from '../services/files/files.ts';
+import type { FileStorage } from '../services/files/storage/file-storage.ts';
 import type { Database } from './client.ts';
 import {
   blobs,
@@ -11,7 +11,7 @@ import {
   users,
   type RequestStatus,
   type RequestUpdateAuthor,
-} from './schema.ts';
+} from './schema/index.ts';
 
 /**
  * The demo members' concierge requests, their timelines and files (docs/PRODUCT.md §1), seeded
@@ -19,7 +19,7 @@ import {
  */
 
 /** A file the demo data attaches, written to storage as a member would have uploaded it. */
-export interface DemoFile {
+interface DemoFile {
   filename: string;
   contentType: string;
   content: Uint8Array;

@@ -1,6 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.ts';
-import { checkPasswordPolicy, hashPassword, verifyPassword } from '../services/passwords.ts';
+import {
+  checkPasswordPolicy,
+  hashPassword,
+  verifyPassword,
+} from '../services/sign-in/passwords.ts';
 import type { Database } from './client.ts';
 import {
   DEFAULT_DEMO_PASSWORD,
@@ -9,7 +13,7 @@ import {
   type DemoAccount,
 } from './demo-accounts.ts';
 import { INTERNAL_COMPANY_NAMES } from '../../platform/internal-companies.ts';
-import { companies, users } from './schema.ts';
+import { companies, users } from './schema/index.ts';
 
 interface DemoCompany {
   name: string;

@@ -1,7 +1,7 @@
 import { MFA_TOKEN_HEADER } from '../../contract/headers.ts';
 import type { Context, MiddlewareHandler } from 'hono';
-import { awaitsMfa, requestHasVerifiedMfa } from '../services/mfa.ts';
-import { authenticateSession, type AuthenticatedSession } from '../services/sessions.ts';
+import { awaitsMfa, requestHasVerifiedMfa } from '../services/factors/step.ts';
+import { authenticateSession, type AuthenticatedSession } from '../services/sign-in/sessions.ts';
 import type { ApiDependencies, ApiEnv } from './context.ts';
 import { errorResponse } from './errors.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
@@ -13,7 +13,7 @@ export function bearerToken(c: Context): string | undefined {
   return BEARER.exec(c.req.header('authorization') ?? '')?.[1];
 }
 
-export interface RequireSessionOptions {
+interface RequireSessionOptions {
   /**
    * Let a request through that has not completed MFA, for the calls that complete it (the /mfa
    * routes). Every other route refuses it with 401 "MFA authentication required", which tells the
@@ -25,7 +25,7 @@ export interface RequireSessionOptions {
 }
 
 /** A session checked by requireSession, with what the check found. */
-export interface CheckedSession extends AuthenticatedSession {
+interface CheckedSession extends AuthenticatedSession {
   mfaVerified: boolean;
 }
 

@@ -1,8 +1,8 @@
 import type { Database } from '../db/client.ts';
-import type { Session, User } from '../db/schema.ts';
+import type { Session, User } from '../db/schema/index.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { FactorSecrets } from '../services/factor-secrets.ts';
-import type { FileStorage } from '../services/storage/file-storage.ts';
+import type { FactorSecrets } from '../services/factors/factor-secrets.ts';
+import type { FileStorage } from '../services/files/storage/file-storage.ts';
 import type { TrustedProxies } from '../../platform/trusted-proxies.ts';
 
 /** What every route of the API needs, handed over when the app is created. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The longest first or last name a member may have (sign-up and profile alike). */
-export const NAME_MAX_LENGTH = 100;
+const NAME_MAX_LENGTH = 100;
 
 /**
  * A member's first or last name, as sign-up and `PATCH /users/current` take it: trimmed, not

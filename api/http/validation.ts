@@ -130,7 +130,7 @@ function describeUnstorableText(path: readonly (string | number)[]): {
   };
 }
 
-export interface JsonBodyOptions {
+interface JsonBodyOptions {
   /**
    * Builds the refusal (400 or 415) from its status, sentence and the field at fault (see
    * {@link validationIssueField}); default `errorResponse`, the API's `{"error": …, "field": …}`.

@@ -3,7 +3,7 @@ import { requireSession } from '../http/authentication.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse } from '../http/errors.ts';
 import { uuidParameter } from '../http/validation.ts';
-import { createDownloadAddress } from '../services/files.ts';
+import { createDownloadAddress } from '../services/files/files.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
 
 /**

@@ -5,7 +5,7 @@ import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { COMPANY_LOOKUPS_PER_IP } from '../services/rate-limits.ts';
-import { joinableCompany } from '../services/companies.ts';
+import { joinableCompany } from '../services/account/companies.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
 
 const slugParameter = z.string().trim().min(1).max(100);

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { requireSession } from '../http/authentication.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
-import { describeDashboard } from '../services/dashboard.ts';
+import { describeDashboard } from '../services/requests/dashboard.ts';
 
 /** The member's dashboard: /api/v1/dashboard (docs/PRODUCT.md §7.2.1). */
 export function createDashboardRoutes(dependencies: ApiDependencies) {

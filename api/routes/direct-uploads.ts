@@ -5,7 +5,7 @@ import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse } from '../http/errors.ts';
 import { rateLimitPerUser } from '../http/rate-limit.ts';
 import { jsonBody } from '../http/validation.ts';
-import { createDirectUpload, STORAGE_QUOTA_EXCEEDED_MESSAGE } from '../services/files.ts';
+import { createDirectUpload, STORAGE_QUOTA_EXCEEDED_MESSAGE } from '../services/files/files.ts';
 import { DIRECT_UPLOADS_PER_USER } from '../services/rate-limits.ts';
 import { MAX_FILE_BYTES } from '../../contract/limits.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';

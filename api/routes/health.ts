@@ -4,7 +4,7 @@ import type { ApiDependencies } from '../http/context.ts';
 import { logger } from '../../platform/logger.ts';
 
 /** How long the database has to answer the readiness probe before it counts as unreachable. */
-export const DATABASE_PROBE_TIMEOUT_MS = 2_000;
+const DATABASE_PROBE_TIMEOUT_MS = 2_000;
 
 const plainText = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
 

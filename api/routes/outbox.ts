@@ -1,6 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { outboxMessages } from '../db/schema.ts';
+import { outboxMessages } from '../db/schema/index.ts';
 import type { ApiDependencies } from '../http/context.ts';
 
 /**

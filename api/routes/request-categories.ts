@@ -3,8 +3,8 @@ import { requireSession } from '../http/authentication.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse } from '../http/errors.ts';
 import { isStorableText, queryParameters } from '../http/validation.ts';
-import { findCategory, listCategories } from '../services/request-categories.ts';
-import { pageOfRequests } from '../services/requests.ts';
+import { findCategory, listCategories } from '../services/requests/request-categories.ts';
+import { pageOfRequests } from '../services/requests/requests.ts';
 import { listPositionQuery, pagePositionOf } from './requests.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
 

@@ -5,17 +5,17 @@ import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse } from '../http/errors.ts';
 import { rateLimitPerUser } from '../http/rate-limit.ts';
 import { jsonBody, queryParameters, uuidParameter } from '../http/validation.ts';
-import type { AttachmentProblem } from '../services/files.ts';
+import type { AttachmentProblem } from '../services/files/files.ts';
 import { REQUEST_WRITES_PER_USER } from '../services/rate-limits.ts';
-import { loadRequest } from '../services/request-answers.ts';
+import { loadRequest } from '../services/requests/request-answers.ts';
 import {
   addNote,
   cancelRequest,
   createRequest,
   pageOfRequests,
   type PagePosition,
-} from '../services/requests.ts';
-import { decodeCursor, MAX_CURSOR_LENGTH } from '../services/request-cursor.ts';
+} from '../services/requests/requests.ts';
+import { decodeCursor, MAX_CURSOR_LENGTH } from '../services/requests/request-cursor.ts';
 import {
   MAX_TITLE_LENGTH,
   MAX_DETAILS_LENGTH,

@@ -1,12 +1,15 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { blobs } from '../db/schema.ts';
+import { blobs } from '../db/schema/index.ts';
 import type { ApiDependencies } from '../http/context.ts';
 import { errorResponse } from '../http/errors.ts';
-import { attachmentContentDisposition } from '../services/storage/content-disposition.ts';
-import { servedContentType } from '../services/storage/served-content-type.ts';
-import { type LocalFileStorage, type UploadRefusal } from '../services/storage/local-storage.ts';
+import { attachmentContentDisposition } from '../services/files/storage/content-disposition.ts';
+import { servedContentType } from '../services/files/storage/served-content-type.ts';
+import {
+  type LocalFileStorage,
+  type UploadRefusal,
+} from '../services/files/storage/local-storage.ts';
 import { CHECKSUM_HEADER } from '../../contract/headers.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { rateLimitBuckets } from '../db/schema.ts';
+import { rateLimitBuckets } from '../db/schema/index.ts';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
 
 export interface RateLimitRule {
@@ -254,7 +254,7 @@ export function accountSubject(email: string): string {
 /** No rule has a longer window, so older buckets can be dropped by anyone. */
 const LONGEST_WINDOW_MS = 24 * HOUR;
 
-export type RateLimitVerdict =
+type RateLimitVerdict =
   { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
 
 /** Windows are aligned to the epoch so that every server computes the same bucket. */

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 const TOKEN_BYTES = 32;
 
 /** 256 bits of randomness as base64url: 43 characters. */
-export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** A new secret token (session, reset, unlock) to hand to the client once. */
 export function generateToken(): string {

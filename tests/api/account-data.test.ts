@@ -8,12 +8,12 @@ import {
   sessions,
   storageDeletions,
   users,
-} from '../../api/db/schema.ts';
-import { deleteAccount as deleteAccountWith } from '../../api/services/account-deletion.ts';
-import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
-import { removeQueuedStorageFiles } from '../../api/services/files.ts';
-import { recordSecurityEvent } from '../../api/services/security-events.ts';
-import type { FileStorage } from '../../api/services/storage/file-storage.ts';
+} from '../../api/db/schema/index.ts';
+import { deleteAccount as deleteAccountWith } from '../../api/services/account/account-deletion.ts';
+import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
+import { removeQueuedStorageFiles } from '../../api/services/files/files.ts';
+import { recordSecurityEvent } from '../../api/services/account/security-events.ts';
+import type { FileStorage } from '../../api/services/files/storage/file-storage.ts';
 import {
   randomClientAddress,
   startTestApi,

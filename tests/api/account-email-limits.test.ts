@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitBuckets } from '../../api/db/schema.ts';
+import { rateLimitBuckets } from '../../api/db/schema/index.ts';
 import { HOUR } from '../../platform/clock.ts';
 import {
   accountSubject,

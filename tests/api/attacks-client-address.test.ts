@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitBuckets } from '../../api/db/schema.ts';
+import { rateLimitBuckets } from '../../api/db/schema/index.ts';
 import { rateLimitKey } from '../../platform/client-address.ts';
 import { TrustedProxies } from '../../platform/trusted-proxies.ts';
 import { SIGN_IN_PER_IP, windowStartFor } from '../../api/services/rate-limits.ts';

@@ -1,10 +1,10 @@
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rememberedDevices, users } from '../../api/db/schema.ts';
-import { issueAccountToken } from '../../api/services/account-tokens.ts';
+import { rememberedDevices, users } from '../../api/db/schema/index.ts';
+import { issueAccountToken } from '../../api/services/account/account-tokens.ts';
 import { MINUTE } from '../../platform/clock.ts';
-import { totpCodeAt, totpStep } from '../../api/services/totp.ts';
+import { totpCodeAt, totpStep } from '../../api/services/factors/totp.ts';
 import {
   completeMfa,
   lastCodeTo,

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { rateLimitBuckets, users } from '../../api/db/schema.ts';
-import { normaliseUsPhoneNumber } from '../../api/services/phone-numbers.ts';
+import { rateLimitBuckets, users } from '../../api/db/schema/index.ts';
+import { normaliseUsPhoneNumber } from '../../api/services/factors/phone-numbers.ts';
 import { MFA_VERIFY_PER_USER } from '../../api/services/rate-limits.ts';
 import { sha256Base64, startTestApi, TEST_PASSWORD, uniqueEmail, type TestApi } from './support.ts';
 
@@ -23,8 +23,9 @@ import { sha256Base64, startTestApi, TEST_PASSWORD, uniqueEmail, type TestApi } 
  * (made once), and the decoy computation of an unknown email is skipped. Every route, rule and
  * query still runs as it is.
  */
-vi.mock('../../api/services/passwords.ts', async (importOriginal) => {
-  const passwords = await importOriginal<typeof import('../../api/services/passwords.ts')>();
+vi.mock('../../api/services/sign-in/passwords.ts', async (importOriginal) => {
+  const passwords =
+    await importOriginal<typeof import('../../api/services/sign-in/passwords.ts')>();
   const hashOfTestPassword = await passwords.hashPassword('correct horse battery staple');
   return {
     ...passwords,

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { securityEvents } from '../../api/db/schema.ts';
+import { securityEvents } from '../../api/db/schema/index.ts';
 import { HOUR, MINUTE, SECOND } from '../../platform/clock.ts';
-import { ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT } from '../../api/services/one-time-codes.ts';
+import { ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT } from '../../api/services/factors/one-time-codes.ts';
 import {
   completeMfa,
   lastCodeTo,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobs, requests, requestUpdates } from '../../api/db/schema.ts';
+import { blobs, requests, requestUpdates } from '../../api/db/schema/index.ts';
 import { startTestApi, uploadFile, type TestApi } from './support.ts';
 
 /**

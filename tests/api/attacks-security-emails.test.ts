@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../api/db/schema.ts';
+import { users } from '../../api/db/schema/index.ts';
 import { MINUTE } from '../../platform/clock.ts';
-import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
+import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
 import { lastCodeTo, otherCode, sendOtp, uniquePhone, verifyOtp } from './attacks-support.ts';
 import {
   startTestApi,

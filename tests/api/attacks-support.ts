@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { expect } from 'vitest';
-import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
+import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
 import {
   codeFromText,
   reloadUser,

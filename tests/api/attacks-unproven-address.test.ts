@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../api/db/schema.ts';
+import { users } from '../../api/db/schema/index.ts';
 import { resetToken, sendOtp, uniquePhone, verifyOtp, lastCodeTo } from './attacks-support.ts';
 import { reloadUser, startTestApi, TEST_PASSWORD, uniqueEmail, type TestApi } from './support.ts';
 

@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobs } from '../../api/db/schema.ts';
-import { LocalFileStorage } from '../../api/services/storage/local-storage.ts';
+import { blobs } from '../../api/db/schema/index.ts';
+import { LocalFileStorage } from '../../api/services/files/storage/local-storage.ts';
 import {
   putUpload,
   requestDirectUpload,

@@ -1,9 +1,9 @@
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { securityEvents, users } from '../../api/db/schema.ts';
+import { securityEvents, users } from '../../api/db/schema/index.ts';
 import { MINUTE, SECOND } from '../../platform/clock.ts';
-import { totpCodeAt, totpStep } from '../../api/services/totp.ts';
+import { totpCodeAt, totpStep } from '../../api/services/factors/totp.ts';
 import { reloadUser, startTestApi, type TestApi, type TestUserOptions } from './support.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companies } from '../../api/db/schema.ts';
+import { companies } from '../../api/db/schema/index.ts';
 import { COMPANY_LOOKUPS_PER_IP } from '../../api/services/rate-limits.ts';
 import { randomClientAddress, startTestApi, type TestApi } from './support.ts';
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessions } from '../../api/db/schema.ts';
+import { sessions } from '../../api/db/schema/index.ts';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
 import { generateToken, hashToken } from '../../api/services/tokens.ts';
 import { startTestApi, type TestApi } from './support.ts';

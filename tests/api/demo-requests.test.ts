@@ -1,6 +1,6 @@
 import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobs, requests, requestUpdates, users } from '../../api/db/schema.ts';
+import { blobs, requests, requestUpdates, users } from '../../api/db/schema/index.ts';
 import { DEFAULT_DEMO_PASSWORD } from '../../api/db/demo-accounts.ts';
 import { seedDemoRequests } from '../../api/db/seed-requests.ts';
 import { seedDemoData } from '../../api/db/seed.ts';

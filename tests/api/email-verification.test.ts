@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { securityEvents, users } from '../../api/db/schema.ts';
+import { securityEvents, users } from '../../api/db/schema/index.ts';
 import { HOUR } from '../../platform/clock.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/timing.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/sign-in/timing.ts';
 import {
   reloadUser,
   startTestApi,

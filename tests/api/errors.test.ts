@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiApp } from '../../api/app.ts';
-import { randomFactorSecrets } from '../../api/services/factor-secrets.ts';
+import { randomFactorSecrets } from '../../api/services/factors/factor-secrets.ts';
 import type { Database } from '../../api/db/client.ts';
 import { TrustedProxies } from '../../platform/trusted-proxies.ts';
 import { logger } from '../../platform/logger.ts';

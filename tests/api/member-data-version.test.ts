@@ -7,7 +7,7 @@ import {
   requests,
   requestUpdates,
   users,
-} from '../../api/db/schema.ts';
+} from '../../api/db/schema/index.ts';
 import { currentRequestContext, withRequestId } from '../../platform/logger.ts';
 import {
   addConciergeUpdate,

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oneTimeCodes, securityEvents, users } from '../../api/db/schema.ts';
+import { oneTimeCodes, securityEvents, users } from '../../api/db/schema/index.ts';
 import { HOUR, MINUTE, SECOND } from '../../platform/clock.ts';
 import {
   codeFromText,

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { outboxMessages, users } from '../../api/db/schema.ts';
+import { outboxMessages, users } from '../../api/db/schema/index.ts';
 import { openReferenceApi } from '../../api/index.ts';
 import { logger } from '../../platform/logger.ts';
 import { freePort, listenOnFreePort } from '../../scripts/free-port.mjs';
@@ -11,7 +11,7 @@ import {
   createSmtpEmailProvider,
   keepInOutboxEmailProvider,
   keepInOutboxTextProvider,
-} from '../../api/services/mail-providers.ts';
+} from '../../api/services/messages/mail-providers.ts';
 import {
   createOutboxWorker,
   enqueueEmail,
@@ -21,7 +21,7 @@ import {
   type EmailMessage,
   type EmailProvider,
   type TextMessage,
-} from '../../api/services/outbox.ts';
+} from '../../api/services/messages/outbox.ts';
 import {
   createFreshDatabase,
   startTestApi,

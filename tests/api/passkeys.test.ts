@@ -7,9 +7,9 @@ import type {
 } from '@simplewebauthn/server';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { passkeys, securityEvents, users, webauthnChallenges } from '../../api/db/schema.ts';
+import { passkeys, securityEvents, users, webauthnChallenges } from '../../api/db/schema/index.ts';
 import { MINUTE, SECOND } from '../../platform/clock.ts';
-import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
+import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
 import {
   createSoftwareAuthenticator,
   type RegistrationFlags,

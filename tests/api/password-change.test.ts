@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/timing.ts';
-import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
-import { verifyPassword } from '../../api/services/passwords.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/sign-in/timing.ts';
+import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
+import { verifyPassword } from '../../api/services/sign-in/passwords.ts';
 import {
   randomClientAddress,
   reloadUser,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitBuckets } from '../../api/db/schema.ts';
+import { rateLimitBuckets } from '../../api/db/schema/index.ts';
 import { rateLimitKey } from '../../platform/client-address.ts';
 import { TrustedProxies } from '../../platform/trusted-proxies.ts';
 import { MINUTE } from '../../platform/clock.ts';

@@ -8,10 +8,10 @@ import {
   secondStepFailures,
   securityEvents,
   users,
-} from '../../api/db/schema.ts';
+} from '../../api/db/schema/index.ts';
 import { MINUTE, SECOND } from '../../platform/clock.ts';
-import { issueRecoveryCodes } from '../../api/services/recovery-codes.ts';
-import { totpCodeAt, totpStep } from '../../api/services/totp.ts';
+import { issueRecoveryCodes } from '../../api/services/factors/recovery-code-store.ts';
+import { totpCodeAt, totpStep } from '../../api/services/factors/totp.ts';
 import {
   codeFromText,
   reloadUser,

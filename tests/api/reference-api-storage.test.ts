@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReferenceApi, type ReferenceApiServer } from '../../api/index.ts';
 import { createMovableClock, MINUTE } from '../../platform/clock.ts';
-import type { FileStorage } from '../../api/services/storage/file-storage.ts';
+import type { FileStorage } from '../../api/services/files/storage/file-storage.ts';
 import { createFreshDatabase, type FreshDatabase } from './support.ts';
 
 const SECRET = 'a storage secret of at least 32 characters';

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companies, users } from '../../api/db/schema.ts';
+import { companies, users } from '../../api/db/schema/index.ts';
 import { DEFAULT_DEMO_PASSWORD } from '../../api/db/demo-accounts.ts';
 import { seedDemoData } from '../../api/db/seed.ts';
 import { startReferenceApi, type ReferenceApi } from '../../api/index.ts';
 import { createMovableClock } from '../../platform/clock.ts';
-import { verifyPassword } from '../../api/services/passwords.ts';
+import { verifyPassword } from '../../api/services/sign-in/passwords.ts';
 import { createFreshDatabase, openTestDatabase, type FreshDatabase } from './support.ts';
 
 describe('startReferenceApi', () => {

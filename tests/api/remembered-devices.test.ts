@@ -2,16 +2,16 @@ import { createHash, randomInt } from 'node:crypto';
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rememberedDevices, securityEvents } from '../../api/db/schema.ts';
-import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/timing.ts';
+import { rememberedDevices, securityEvents } from '../../api/db/schema/index.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/sign-in/timing.ts';
 import { MINUTE, SECOND } from '../../platform/clock.ts';
-import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
+import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
 import {
   REMEMBERED_DEVICE_LIFETIME_MS,
   REMEMBERED_DEVICES_PER_MEMBER,
-} from '../../api/services/remembered-devices.ts';
+} from '../../api/services/sign-in/remembered-devices.ts';
 import { generateToken } from '../../api/services/tokens.ts';
-import { totpCodeAt, totpStep } from '../../api/services/totp.ts';
+import { totpCodeAt, totpStep } from '../../api/services/factors/totp.ts';
 import {
   bearer,
   codeFromText,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requests, requestUpdates } from '../../api/db/schema.ts';
+import { requests, requestUpdates } from '../../api/db/schema/index.ts';
 import { MINUTE } from '../../platform/clock.ts';
-import type { PageMeta } from '../../api/services/requests.ts';
+import type { PageMeta } from '../../api/services/requests/requests.ts';
 import {
   addConciergeUpdate,
   startTestApi,

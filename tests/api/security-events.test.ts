@@ -1,15 +1,15 @@
 import { randomInt } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { securityEvents } from '../../api/db/schema.ts';
+import { securityEvents } from '../../api/db/schema/index.ts';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
-import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
-import { createSecurityEventSweeper } from '../../api/services/security-event-sweeper.ts';
+import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
+import { createSecurityEventSweeper } from '../../api/services/jobs/security-event-sweeper.ts';
 import {
   NO_ORIGIN,
   recordSecurityEvent,
   SECURITY_EVENT_RETENTION_DAYS,
-} from '../../api/services/security-events.ts';
+} from '../../api/services/account/security-events.ts';
 import { codeFromText, jsonRequest, startTestApi, tokenFromLink, type TestApi } from './support.ts';
 import { type SecurityEventKind } from '../../contract/security-event-kinds.ts';
 

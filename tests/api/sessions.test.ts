@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { securityEvents, sessions } from '../../api/db/schema.ts';
+import { securityEvents, sessions } from '../../api/db/schema/index.ts';
 import { MINUTE } from '../../platform/clock.ts';
-import { SESSION_IDLE_TIMEOUT_MS } from '../../api/services/sessions.ts';
+import { SESSION_IDLE_TIMEOUT_MS } from '../../api/services/sign-in/sessions.ts';
 import { jsonRequest, startTestApi, type TestApi, type TestUser } from './support.ts';
 
 let api: TestApi;

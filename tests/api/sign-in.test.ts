@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/timing.ts';
+import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/sign-in/timing.ts';
 import { HOUR } from '../../platform/clock.ts';
-import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
+import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
 import { jsonRequest, startTestApi, TEST_PASSWORD, uniqueEmail, type TestApi } from './support.ts';
 
 let api: TestApi;

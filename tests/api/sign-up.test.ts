@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companies, users } from '../../api/db/schema.ts';
+import { companies, users } from '../../api/db/schema/index.ts';
 import { HOUR } from '../../platform/clock.ts';
 import { SIGN_UP_PER_IP, windowStartFor } from '../../api/services/rate-limits.ts';
 import {

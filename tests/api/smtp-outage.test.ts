@@ -1,14 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { outboxMessages } from '../../api/db/schema.ts';
+import { outboxMessages } from '../../api/db/schema/index.ts';
 import { logger } from '../../platform/logger.ts';
 import { HOUR, SECOND } from '../../platform/clock.ts';
 import {
   createSmtpEmailProvider,
   keepInOutboxEmailProvider,
   keepInOutboxTextProvider,
-} from '../../api/services/mail-providers.ts';
-import { createOutboxWorker, retryDelayMs, type OutboxWorker } from '../../api/services/outbox.ts';
+} from '../../api/services/messages/mail-providers.ts';
+import {
+  createOutboxWorker,
+  retryDelayMs,
+  type OutboxWorker,
+} from '../../api/services/messages/outbox.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { startTestApi, type TestApi } from './support.ts';
 

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobs } from '../../api/db/schema.ts';
+import { blobs } from '../../api/db/schema/index.ts';
 import { HOUR } from '../../platform/clock.ts';
-import { createUnattachedFileSweeper } from '../../api/services/unattached-file-sweeper.ts';
+import { createUnattachedFileSweeper } from '../../api/services/jobs/unattached-file-sweeper.ts';
 import {
   putUpload,
   requestDirectUpload,

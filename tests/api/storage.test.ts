@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobs } from '../../api/db/schema.ts';
+import { blobs } from '../../api/db/schema/index.ts';
 import { MINUTE } from '../../platform/clock.ts';
 import {
   putUpload,

@@ -6,7 +6,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
 import pg from 'pg';
 import { createApiApp } from '../../api/app.ts';
-import { randomFactorSecrets } from '../../api/services/factor-secrets.ts';
+import { randomFactorSecrets } from '../../api/services/factors/factor-secrets.ts';
 import { openDatabase, type Database, type OpenedDatabase } from '../../api/db/client.ts';
 import {
   companies,
@@ -17,12 +17,12 @@ import {
   type OutboxMessage,
   type RequestStatus,
   type User,
-} from '../../api/db/schema.ts';
+} from '../../api/db/schema/index.ts';
 import { createMovableClock, type MovableClock } from '../../platform/clock.ts';
 import { TrustedProxies } from '../../platform/trusted-proxies.ts';
-import { hashPassword } from '../../api/services/passwords.ts';
-import type { FileStorage } from '../../api/services/storage/file-storage.ts';
-import { LocalFileStorage } from '../../api/services/storage/local-storage.ts';
+import { hashPassword } from '../../api/services/sign-in/passwords.ts';
+import type { FileStorage } from '../../api/services/files/storage/file-storage.ts';
+import { LocalFileStorage } from '../../api/services/files/storage/local-storage.ts';
 
 export interface FreshDatabase {
   /** What to pass to openDatabase or startReferenceApi to reach it. */

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobs } from '../../api/db/schema.ts';
+import { blobs } from '../../api/db/schema/index.ts';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
 import type {
   DownloadableFile,
   FileStorage,
   StoredFileDeclaration,
   UploadTarget,
-} from '../../api/services/storage/file-storage.ts';
-import { createUnattachedFileSweeper } from '../../api/services/unattached-file-sweeper.ts';
+} from '../../api/services/files/storage/file-storage.ts';
+import { createUnattachedFileSweeper } from '../../api/services/jobs/unattached-file-sweeper.ts';
 import {
   requestDirectUpload,
   sha256Base64,

@@ -6,7 +6,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
-import { totpCodeAt, totpStep } from '../../api/services/totp.ts';
+import { totpCodeAt, totpStep } from '../../api/services/factors/totp.ts';
 import { decodeActionData } from '../../src/islands/island-actions';
 import {
   createSoftwareAuthenticator,

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { LOCKOUT_THRESHOLD } from '../../api/services/lockout.ts';
+import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
 import { newFormVisitor } from './support/forms';
 import { followEmailLink, newestEmail } from './support/inbox';
 import { expectNoAxeViolations, signIn } from './support/journeys';

@@ -52,7 +52,7 @@ async function startEmbeddedApi(options: ApiThreadOptions): Promise<ReferenceApi
     ...settings,
     // The AWS SDK is loaded only when the files go to S3.
     storage: s3
-      ? (await import('../../../api/services/storage/s3-storage.ts')).createS3Storage(s3)
+      ? (await import('../../../api/services/files/storage/s3-storage.ts')).createS3Storage(s3)
       : undefined,
     // Only this process calls the embedded API, with no socket between them: it is the one proxy
     // in front, and passes on the visitor's address that scripts/start.mjs worked out.

@@ -1,6 +1,6 @@
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { expect, type Page } from '@playwright/test';
-import { totpCodeAt, totpStep } from '../../../api/services/totp.ts';
+import { totpCodeAt, totpStep } from '../../../api/services/factors/totp.ts';
 import { newPerson, signUp } from './accounts';
 import { expectNoAxeViolations, waitForHydration } from './journeys';
 import { firstSubmitOnFreshServer } from './patience';
