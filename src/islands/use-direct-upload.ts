@@ -3,7 +3,8 @@ import type { UploadTicket } from '../actions/uploads';
 import { uploadFallbackMessage, uploadFailedMessage } from '../lib/messages';
 import { xsrfFieldName } from '../lib/xsrf-names';
 import type { FileUploaderHandle, FileUploaderProps } from '../ui/FileUploader/FileUploader';
-import { actions, isInputError } from './island-actions';
+import { isInputError } from '../lib/action-failure';
+import { actions } from './island-actions';
 
 /** Where the chosen file stands on its way to storage. */
 type UploadState =
