@@ -277,3 +277,43 @@ export async function fetchDownload(
     return data;
   });
 }
+
+/** What a new request is made of: the ids of files already sent to storage, at most one. */
+export interface NewRequest {
+  readonly categoryId: string;
+  readonly title: string;
+  readonly details: string;
+  readonly attachmentIds: readonly string[];
+}
+
+/** Makes a request for the member; answers its id. */
+export async function createRequest(api: ApiClient, request: NewRequest): Promise<string> {
+  const { data } = await api.request('POST', '/api/v1/requests', {
+    body: {
+      request: {
+        category_id: request.categoryId,
+        title: request.title,
+        details: request.details,
+        attachment_ids: request.attachmentIds,
+      },
+    },
+    schema: z.object({ id: z.string().min(1) }),
+  });
+  return data.id;
+}
+
+/** Adds a note (words, files, or both) to one of the member's requests. */
+export async function addNoteToRequest(
+  api: ApiClient,
+  requestId: string,
+  note: { readonly body: string; readonly attachmentIds: readonly string[] },
+): Promise<void> {
+  await api.request('POST', `/api/v1/requests/${encodeURIComponent(requestId)}/notes`, {
+    body: { note: { body: note.body, attachment_ids: note.attachmentIds } },
+  });
+}
+
+/** Cancels one of the member's open requests. */
+export async function cancelRequest(api: ApiClient, requestId: string): Promise<void> {
+  await api.request('POST', `/api/v1/requests/${encodeURIComponent(requestId)}/cancel`);
+}
