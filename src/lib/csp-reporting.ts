@@ -1,4 +1,4 @@
-import { paths } from '../route-paths';
+import { paths } from '../routes';
 
 /**
  * Where browsers send Content-Security-Policy violations. The policy names the endpoint group in
