@@ -9,7 +9,7 @@ import {
   passkeyStepFallbackMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
-import { signInWithPasskey as signInWithPasskeyToApi } from '../server/api/accounts';
+import { signInWithPasskey as signInWithPasskeyToApi } from '../server/api/sign-in';
 import { ApiError } from '../server/api/client';
 import {
   addPasskey as addPasskeyWithApi,

@@ -1,15 +1,17 @@
 import type { RouteMatch, RouteName } from '../../routes';
 import { listPositionFrom } from '../../lib/list-position';
 import {
-  currentUserPath,
   deviceSessionsPath,
   fetchDeviceSessions,
   fetchRememberedDevices,
-  fetchSecurityEvents,
   rememberedDevicesPath,
+} from './devices';
+import { currentUserPath } from './profile';
+import {
+  fetchSecurityEvents,
   securityEventsPath,
   securityEventsPositionFrom,
-} from './accounts';
+} from './security-events';
 import type { ApiClient } from './client';
 import { fetchMfaStatus, mfaStatusPath } from './mfa';
 import { fetchPasskeys, passkeysPath } from './passkeys';

@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress } from 'node:zlib';
 import type { APIContext } from 'astro';
-import type { CurrentUser } from '../api/accounts';
+import type { CurrentUser } from '../api/profile';
 import { config } from '../config';
 import { acceptsCoding, pageBrotliParams } from '../http/content-coding';
 import { cookieName } from '../session/cookies';

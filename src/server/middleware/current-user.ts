@@ -1,6 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { monitoring } from '../../../platform/monitoring.ts';
-import { fetchCurrentUser, type CurrentUser } from '../api/accounts';
+import { fetchCurrentUser, type CurrentUser } from '../api/profile';
 import { readAheadPaths } from '../api/page-reads';
 import { config } from '../config';
 import { keepPageView, keptPageResponse, memberPageView } from '../member-pages/member-page-views';
