@@ -261,7 +261,7 @@ export const paths = Object.fromEntries(
 };
 
 /** A permanent move from an address the old product used. */
-export interface LegacyRedirect {
+interface LegacyRedirect {
   readonly pattern: string;
   /** Builds the new path from the matched parameters. */
   readonly to: (params: Readonly<Record<string, string | undefined>>) => string;
@@ -305,7 +305,7 @@ export const partnerRedirectPatterns = [
   '/additional-information/:slug',
 ] as const;
 
-export const isPartnerSlug = (value: string): value is PartnerSlug =>
+const isPartnerSlug = (value: string): value is PartnerSlug =>
   (partnerSlugs as readonly string[]).includes(value);
 
 export type RouteMatch =

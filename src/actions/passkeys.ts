@@ -42,7 +42,7 @@ import { afterMfaStep, checkCodeAndKeepToken } from './mfa';
  */
 
 /** The options of a ceremony, for the browser. */
-export interface PasskeyCeremony {
+interface PasskeyCeremony {
   readonly options: CeremonyOptions;
 }
 

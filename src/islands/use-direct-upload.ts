@@ -17,7 +17,7 @@ type UploadState =
   | { readonly phase: 'failed'; readonly file: File; readonly message: string };
 
 /** How the upload of the chosen file ended: its id, none chosen, or a failure. */
-export type UploadOutcome =
+type UploadOutcome =
   | { readonly ok: true; readonly attachmentId: string | undefined }
   | { readonly ok: false; readonly message: string };
 

@@ -5,7 +5,7 @@ import type { ErrorSummaryItem } from '../ui/ErrorSummary/ErrorSummary';
 import { formFailure, isInputError } from '../lib/action-failure';
 
 /** A form field as the error summary links to it: its `name` in the form and its element id. */
-export interface FormField {
+interface FormField {
   readonly name: string;
   readonly id: string;
 }

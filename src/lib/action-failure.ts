@@ -23,7 +23,7 @@ export function isInputError(error: unknown): error is ActionFailure & {
 }
 
 /** What `useActionState` holds for an Astro Action: nothing yet, or its last result. */
-export type ActionState<T> = SafeResult<Record<string, unknown>, T> | null;
+type ActionState<T> = SafeResult<Record<string, unknown>, T> | null;
 
 /**
  * The form-level message for a failed action (field errors are shown by their

@@ -5,7 +5,7 @@ import { paths } from '../routes';
  * `report-to` (the Reporting API, declared by the `Reporting-Endpoints` header) and the path in
  * `report-uri`, which browsers without the Reporting API still use and the others ignore.
  */
-export const cspReportEndpointGroup = 'csp-endpoint';
+const cspReportEndpointGroup = 'csp-endpoint';
 
 /** The `Reporting-Endpoints` header value that gives the group its address on this site. */
 export const reportingEndpointsHeader = `${cspReportEndpointGroup}="${paths.cspReports}"`;

@@ -1,7 +1,7 @@
 import { Message } from '../../ui/Message/Message';
 import { RecoveryCodeList } from '../RecoveryCodesForm/RecoveryCodeList';
 
-export interface NewRecoveryCodesProps {
+interface NewRecoveryCodesProps {
   readonly codes: readonly string[];
   /** The change that made them, confirmed in words above them. */
   readonly confirmation?: string | undefined;

@@ -14,7 +14,7 @@ import { useFormAction } from '../use-form-action';
 import { useHydrated } from '../use-hydrated';
 import { MAX_FILE_BYTES } from '../../../contract/limits.ts';
 
-export interface NoteFormProps {
+interface NoteFormProps {
   readonly requestId: string;
   readonly xsrfToken: string;
   /** A note posted without JavaScript that was refused: its errors and what was typed. */

@@ -4,7 +4,7 @@ import { Heading } from '../../ui/Heading/Heading';
 import { useHydrated } from '../use-hydrated';
 import styles from './RecoveryCodeList.module.css';
 
-export interface RecoveryCodeListProps {
+interface RecoveryCodeListProps {
   readonly codes: readonly string[];
   /** Where "I have saved my codes" goes: the page, without the codes. */
   readonly savedHref: string;
@@ -14,7 +14,7 @@ export interface RecoveryCodeListProps {
 const fileName = 'member-concierge-recovery-codes.txt';
 
 /** The saved file: what the codes are for, then one code a line. */
-export function recoveryCodesFile(codes: readonly string[]): string {
+function recoveryCodesFile(codes: readonly string[]): string {
   return [
     'Member Concierge recovery codes',
     'Each code signs you in once, when you cannot use your phone, app or passkey.',

@@ -5,7 +5,7 @@ import { PasswordProofForm } from '../PasswordProofForm';
 import { useFormAction } from '../use-form-action';
 import { RecoveryCodeList } from './RecoveryCodeList';
 
-export interface RecoveryCodesFormProps {
+interface RecoveryCodesFormProps {
   /** The signed double-submit token, echoed with the form. */
   readonly xsrfToken: string;
   /** Where "I have saved my codes" goes once the codes are made: the page, without them. */

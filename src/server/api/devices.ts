@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ApiClient } from './client';
 
 /** One of the member's live sessions as the API describes it (docs/PRODUCT.md §7.2, §11.2). */
-export const deviceSessionSchema = z.object({
+const deviceSessionSchema = z.object({
   id: z.string().min(1).max(64),
   browser: z.string(),
   system: z.string().nullable(),

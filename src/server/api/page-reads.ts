@@ -37,13 +37,13 @@ import {
  * One API read of a page: its address, known before the page renders, and the call the page makes
  * for it. `path` is undefined when the read asks the API nothing (an id that could never be one).
  */
-export interface PageRead<T> {
+interface PageRead<T> {
   readonly path: string | undefined;
   readonly read: (api: ApiClient) => Promise<T>;
 }
 
 /** What a page's reads depend on: its route parameters and its address (`Astro` has both). */
-export interface PageAddress {
+interface PageAddress {
   readonly params: Readonly<Record<string, string | undefined>>;
   readonly url: URL;
 }

@@ -37,7 +37,7 @@ export async function fetchCurrentUser(api: ApiClient): Promise<CurrentUser> {
  * What the welcome pages and the Account page's profile change (docs/PRODUCT.md §7.2,
  * `PATCH /api/v1/users/current`).
  */
-export interface ProfileChange {
+interface ProfileChange {
   readonly name?: string;
   readonly last_name?: string;
   readonly help_topics?: readonly string[];

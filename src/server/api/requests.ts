@@ -20,7 +20,7 @@ import { ApiError, type ApiClient } from './client';
  */
 
 /** The icons a category may carry (docs/PRODUCT.md §7.2.1). */
-export const categoryIcons = ['home', 'travel', 'health', 'finance', 'family', 'errands'] as const;
+const categoryIcons = ['home', 'travel', 'health', 'finance', 'family', 'errands'] as const;
 
 export type CategoryIcon = (typeof categoryIcons)[number];
 
@@ -113,7 +113,7 @@ export type RequestPage = z.infer<typeof requestPageSchema>;
 const categoryPageSchema = requestPageSchema.extend({ category: categorySchema });
 
 /** A category and one page of the member's requests in it. */
-export type CategoryPage = z.infer<typeof categoryPageSchema>;
+type CategoryPage = z.infer<typeof categoryPageSchema>;
 
 const recentUpdateSchema = requestUpdateSchema.extend({
   request_id: z.string().min(1),
@@ -166,7 +166,7 @@ export async function fetchDashboard(api: ApiClient): Promise<Dashboard> {
   return data;
 }
 
-export interface RequestsQuery {
+interface RequestsQuery {
   status?: RequestFilter | undefined;
   position?: ListPosition | undefined;
 }

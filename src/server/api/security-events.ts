@@ -22,7 +22,7 @@ export type SecurityEventsPage = z.infer<typeof securityEventsSchema>;
 /** The API's cursors; anything else in `?before=` or `?after=` is not passed on. */
 const securityEventCursor = /^\d{1,15}-\d{1,10}$/;
 
-export function securityEventCursorFrom(value: string | null | undefined): string | undefined {
+function securityEventCursorFrom(value: string | null | undefined): string | undefined {
   return value && securityEventCursor.test(value) ? value : undefined;
 }
 
@@ -30,7 +30,7 @@ export function securityEventCursorFrom(value: string | null | undefined): strin
  * docs/PRODUCT.md §7.2: a page of the member's security events, newest first: the newest, the
  * page older than `before` or the page newer than `after`.
  */
-export interface SecurityEventsPosition {
+interface SecurityEventsPosition {
   before?: string | undefined;
   after?: string | undefined;
 }

@@ -13,7 +13,7 @@ export type JoinableCompany = z.infer<typeof joinableCompanySchema>['company'];
  * (its look-ups from this address are used up, 429): the sign-up itself still checks the slug,
  * so an office whose members all follow one link never finds the page broken.
  */
-export type CompanyLink =
+type CompanyLink =
   | { readonly status: 'known'; readonly company: JoinableCompany }
   | { readonly status: 'unknown' }
   | { readonly status: 'unchecked' };
@@ -44,7 +44,7 @@ const signUpAnswerSchema = z.object({
   }),
 });
 
-export interface NewAccount {
+interface NewAccount {
   readonly email: string;
   readonly password: string;
   readonly name: string;
