@@ -8,7 +8,7 @@ import {
   welcomeBody,
   welcomeFields,
 } from './src/content/fields';
-import { paths } from './src/route-paths';
+import { paths } from './src/routes';
 
 /**
  * The content editors' editor at /keystatic (docs/decisions/059-content-editor-keystatic.md): the

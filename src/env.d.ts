@@ -29,7 +29,7 @@ declare namespace App {
     /** Set when an API call answered 401: where the visitor must go now (SignIn or the MFA step). */
     unauthorizedRedirect?: string;
     /** The signed-in member, on pages that need a session. */
-    user?: import('./server/api/accounts').CurrentUser;
+    user?: import('./server/api/profile').CurrentUser;
     /**
      * This request signed the member out, or deleted the account: the answer tells the browser
      * to forget the site (all of it after a deletion; a remembered device survives a sign-out).

@@ -1,7 +1,14 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isAstroOwnRoute, matchRoute, pageRoutes, partnerSlugs, type RouteName } from './routes';
+import {
+  isAstroOwnRoute,
+  matchRoute,
+  pageRoutes,
+  partnerSlugs,
+  paths,
+  type RouteName,
+} from './routes';
 
 const pageAt = (pathname: string) => {
   const match = matchRoute(pathname);
@@ -167,5 +174,27 @@ describe('isAstroOwnRoute', () => {
     for (const pattern of ['/hello', '/dashboard', '/_image', '/_server-islands/[name]']) {
       expect(isAstroOwnRoute(pattern), pattern).toBe(false);
     }
+  });
+});
+
+describe('paths, the links to pages', () => {
+  it('lead each page to its own row, with its parameters encoded', () => {
+    expect(pageAt(paths.accountSecurity)).toMatchObject({ name: 'AccountSecurity' });
+    expect(pageAt(paths.signUp)).toMatchObject({ name: 'SignUp', params: {} });
+    expect(paths.request('a b')).toBe('/requests/a%20b');
+    expect(pageAt(paths.request('r-1'))).toMatchObject({
+      name: 'Request',
+      params: { requestId: 'r-1' },
+    });
+    expect(pageAt(paths.requestCategory('travel'))).toMatchObject({ name: 'RequestCategory' });
+    expect(pageAt(paths.requestAttachment('r-1', 'f-1'))).toMatchObject({
+      name: 'RequestAttachment',
+      params: { requestId: 'r-1', attachmentId: 'f-1' },
+    });
+  });
+
+  it('name no page whose pattern has a parameter and no builder', () => {
+    expect(Object.keys(paths)).not.toContain('resetPassword');
+    expect(Object.keys(paths)).not.toContain('kitGallery');
   });
 });

@@ -5,10 +5,6 @@
  * tricks, no double-slash or encoding surprises.
  */
 
-import { paths } from './route-paths.ts';
-
-export { paths };
-
 /** Who may see a page. */
 export type Guard =
   /** Anyone. */
@@ -100,6 +96,11 @@ export interface PageRoute {
    * every word comes from the member's data, the build, or those: no clock, no other table.
    */
   readonly memberPageCache?: true;
+  /**
+   * Builds a link to the page from its parameters, for a pattern that has any; a page with a fixed
+   * pattern is linked to by its pattern (see {@link paths}).
+   */
+  readonly path?: string | ((...parameters: string[]) => string);
 }
 
 /**
@@ -120,12 +121,12 @@ export const cspReportBodyLimitBytes = 64 * 1024;
 /** Every page of the product, in the order docs/PRODUCT.md §2 lists them. */
 export const pageRoutes = [
   { name: 'Root', pattern: '/', guard: 'public' },
-  { name: 'Welcome', pattern: '/welcome', guard: 'auth', redirectTo: paths.aboutUs },
+  { name: 'Welcome', pattern: '/welcome', guard: 'auth', redirectTo: '/welcome/about-us' },
   { name: 'AboutUs', pattern: '/welcome/about-us', guard: 'auth' },
   { name: 'AboutYou', pattern: '/welcome/about-you', guard: 'auth' },
   { name: 'ContactInfo', pattern: '/welcome/contact-info', guard: 'auth' },
   { name: 'SignIn', pattern: '/sign-in', guard: 'guest', firstVisitCopies: true },
-  { name: 'SignUp', pattern: '/sign-up{/:companySlug}?', guard: 'public' },
+  { name: 'SignUp', pattern: '/sign-up{/:companySlug}?', guard: 'public', path: '/sign-up' },
   { name: 'ForgotPassword', pattern: '/forgot-password', guard: 'public', firstVisitCopies: true },
   { name: 'ResetPassword', pattern: '/reset-password/:resetToken', guard: 'public' },
   { name: 'MfaEnrollment', pattern: '/mfa-enrollment', guard: 'mfa-step' },
@@ -152,6 +153,7 @@ export const pageRoutes = [
     guard: 'auth',
     maxBodyBytes: uploadBodyLimitBytes,
     memberPageCache: true,
+    path: (categoryId: string) => `/requests/category/${encodeURIComponent(categoryId)}`,
   },
   {
     name: 'Request',
@@ -159,6 +161,7 @@ export const pageRoutes = [
     guard: 'auth',
     maxBodyBytes: uploadBodyLimitBytes,
     memberPageCache: true,
+    path: (requestId: string) => `/requests/${encodeURIComponent(requestId)}`,
   },
   /** Asks the API for a short-lived signed address of the file and sends the browser there. */
   {
@@ -166,6 +169,8 @@ export const pageRoutes = [
     pattern: '/requests/:requestId/attachments/:attachmentId',
     guard: 'auth',
     endpoint: true,
+    path: (requestId: string, attachmentId: string) =>
+      `/requests/${encodeURIComponent(requestId)}/attachments/${encodeURIComponent(attachmentId)}`,
   },
   // The member's own account; its later sections will be pages under /account
   // (docs/decisions/047-account-page-and-member-menu.md).
@@ -225,8 +230,38 @@ export const pageRoutes = [
   },
 ] as const satisfies readonly PageRoute[];
 
+/** A pattern with a parameter, an optional part or a wildcard: no one address. */
+const variablePattern = /[:{*(]/;
+
+type PageRow = (typeof pageRoutes)[number];
+type FixedPattern<Pattern> = Pattern extends `${string}${':' | '{' | '*' | '('}${string}`
+  ? never
+  : Pattern;
+type PathOf<Row> = Row extends { readonly path: infer Path }
+  ? Path
+  : Row extends { readonly pattern: infer Pattern }
+    ? FixedPattern<Pattern>
+    : never;
+
+/**
+ * Where each page lives, for links and redirects, by its name with a small first letter
+ * (`paths.accountSecurity`, `paths.request(id)`): a row's `path` builder, or its fixed pattern.
+ */
+export const paths = Object.fromEntries(
+  pageRoutes.flatMap((route: PageRoute) => {
+    const path = route.path ?? (variablePattern.test(route.pattern) ? undefined : route.pattern);
+    return path === undefined
+      ? []
+      : [[route.name.charAt(0).toLowerCase() + route.name.slice(1), path]];
+  }),
+) as {
+  readonly [
+    Row in PageRow as [PathOf<Row>] extends [never] ? never : Uncapitalize<Row['name']>
+  ]: PathOf<Row>;
+};
+
 /** A permanent move from an address the old product used. */
-export interface LegacyRedirect {
+interface LegacyRedirect {
   readonly pattern: string;
   /** Builds the new path from the matched parameters. */
   readonly to: (params: Readonly<Record<string, string | undefined>>) => string;
@@ -270,7 +305,7 @@ export const partnerRedirectPatterns = [
   '/additional-information/:slug',
 ] as const;
 
-export const isPartnerSlug = (value: string): value is PartnerSlug =>
+const isPartnerSlug = (value: string): value is PartnerSlug =>
   (partnerSlugs as readonly string[]).includes(value);
 
 export type RouteMatch =
@@ -371,6 +406,7 @@ export const isAstroOwnRoute = (routePattern: string): boolean =>
 export const firstVisitCopyPaths: readonly string[] = pageRoutes
   .filter((route: PageRoute) => route.firstVisitCopies)
   .map(({ pattern }) => {
-    if (/[:{*(]/.test(pattern)) throw new Error(`${pattern}: first-visit copies need a fixed path`);
+    if (variablePattern.test(pattern))
+      throw new Error(`${pattern}: first-visit copies need a fixed path`);
     return pattern;
   });

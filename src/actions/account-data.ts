@@ -7,7 +7,7 @@ import {
 } from '../lib/messages';
 import { monitoring } from '../../platform/monitoring.ts';
 import { paths } from '../routes';
-import { deleteAccount as deleteWithApi } from '../server/api/accounts';
+import { deleteAccount as deleteWithApi } from '../server/api/account-data';
 import { ApiError } from '../server/api/client';
 import type { Navigation } from '../server/forms/navigation';
 import { clearSession } from '../server/session/session';

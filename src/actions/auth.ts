@@ -7,9 +7,9 @@ import { paths } from '../routes';
 import {
   signIn as signInToApi,
   signOut as signOutOfApi,
-  signUp as signUpWithApi,
   type SignedIn,
-} from '../server/api/accounts';
+} from '../server/api/sign-in';
+import { signUp as signUpWithApi } from '../server/api/sign-up';
 import { ApiError } from '../server/api/client';
 import type { Navigation } from '../server/forms/navigation';
 import { takeReturnTo } from '../server/session/return-to';

@@ -12,7 +12,7 @@ import {
   endDeviceSession,
   endOtherDeviceSessions,
   forgetRememberedDevice,
-} from '../server/api/accounts';
+} from '../server/api/devices';
 import type { Navigation } from '../server/forms/navigation';
 import { addFlash } from '../server/session/flash';
 import { apiFailure } from './api-failure';

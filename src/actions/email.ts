@@ -13,7 +13,7 @@ import {
   changeEmail as changeWithApi,
   confirmEmail as confirmWithApi,
   resendConfirmation as resendWithApi,
-} from '../server/api/accounts';
+} from '../server/api/email';
 import { ApiError } from '../server/api/client';
 import { addFlash } from '../server/session/flash';
 import { isAuthenticated, readSession } from '../server/session/session';

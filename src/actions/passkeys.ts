@@ -9,7 +9,7 @@ import {
   passkeyStepFallbackMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
-import { signInWithPasskey as signInWithPasskeyToApi } from '../server/api/accounts';
+import { signInWithPasskey as signInWithPasskeyToApi } from '../server/api/sign-in';
 import { ApiError } from '../server/api/client';
 import {
   addPasskey as addPasskeyWithApi,
@@ -42,7 +42,7 @@ import { afterMfaStep, checkCodeAndKeepToken } from './mfa';
  */
 
 /** The options of a ceremony, for the browser. */
-export interface PasskeyCeremony {
+interface PasskeyCeremony {
   readonly options: CeremonyOptions;
 }
 

@@ -13,7 +13,7 @@ import {
   changePassword as changeWithApi,
   requestPasswordReset as requestResetFromApi,
   resetPassword as resetWithApi,
-} from '../server/api/accounts';
+} from '../server/api/passwords';
 import { ApiError } from '../server/api/client';
 import { addFlash } from '../server/session/flash';
 import type { Navigation } from '../server/forms/navigation';

@@ -9,7 +9,7 @@ import {
   unsavableCharacterMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
-import { updateProfile } from '../server/api/accounts';
+import { updateProfile } from '../server/api/profile';
 import { addFlash } from '../server/session/flash';
 import type { Navigation } from '../server/forms/navigation';
 import { finishOnboarding } from '../server/session/onboarding';

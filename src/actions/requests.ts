@@ -32,6 +32,7 @@ import {
   uploadTo,
   type DirectUpload,
 } from '../server/api/direct-uploads';
+import { addNoteToRequest, cancelRequest, createRequest } from '../server/api/requests';
 import { addFlash } from '../server/session/flash';
 import type { Navigation } from '../server/forms/navigation';
 import { fileTooLargeMessage } from '../ui/FileUploader/upload-rules';
@@ -96,8 +97,6 @@ function storageFailure(error: unknown): ActionError {
   return new ActionError({ code: 'INTERNAL_SERVER_ERROR', message: uploadFailedMessage });
 }
 
-const createdSchema = z.object({ id: z.string().min(1) });
-
 /**
  * docs/PRODUCT.md §7.2.1: makes a request in a category, with a title, details and at most one
  * file, then goes to its page, where a toast says it was sent.
@@ -119,21 +118,14 @@ export const create = defineAction({
   }),
   handler: async (form, context): Promise<Navigation> => {
     const ids = await attachmentIds(context, form, requestFallbackMessage);
-    let created: z.infer<typeof createdSchema>;
+    let createdId: string;
     try {
-      const api = await context.locals.api();
-      const { data } = await api.request('POST', '/api/v1/requests', {
-        body: {
-          request: {
-            category_id: form.category_id,
-            title: form.title,
-            details: form.details,
-            attachment_ids: ids,
-          },
-        },
-        schema: createdSchema,
+      createdId = await createRequest(await context.locals.api(), {
+        categoryId: form.category_id,
+        title: form.title,
+        details: form.details,
+        attachmentIds: ids,
       });
-      created = data;
     } catch (error) {
       throw apiFailure(error, requestFallbackMessage, {
         'request.category_id': 'category_id',
@@ -143,7 +135,7 @@ export const create = defineAction({
       });
     }
     addFlash(context.cookies, { message: requestSentMessage, type: 'success', autoDismiss: true });
-    return { redirectTo: paths.request(created.id) };
+    return { redirectTo: paths.request(createdId) };
   },
 });
 
@@ -170,9 +162,9 @@ export const addNote = defineAction({
   handler: async (note, context): Promise<Navigation> => {
     const ids = await attachmentIds(context, note, noteFallbackMessage);
     try {
-      const api = await context.locals.api();
-      await api.request('POST', `/api/v1/requests/${encodeURIComponent(note.request_id)}/notes`, {
-        body: { note: { body: note.body, attachment_ids: ids } },
+      await addNoteToRequest(await context.locals.api(), note.request_id, {
+        body: note.body,
+        attachmentIds: ids,
       });
     } catch (error) {
       throw apiFailure(error, noteFallbackMessage, {
@@ -194,8 +186,7 @@ export const cancel = defineAction({
   input: z.object({ request_id: requestIdField }),
   handler: async ({ request_id }, context): Promise<Navigation> => {
     try {
-      const api = await context.locals.api();
-      await api.request('POST', `/api/v1/requests/${encodeURIComponent(request_id)}/cancel`);
+      await cancelRequest(await context.locals.api(), request_id);
     } catch (error) {
       throw apiFailure(error, cancelFallbackMessage);
     }

@@ -9,7 +9,7 @@ import { paths } from '../routes';
 import {
   requestUnlockLink as requestLinkFromApi,
   unlockAccount as unlockWithApi,
-} from '../server/api/accounts';
+} from '../server/api/unlock';
 import { addFlash } from '../server/session/flash';
 import type { Navigation } from '../server/forms/navigation';
 import { apiFailure } from './api-failure';

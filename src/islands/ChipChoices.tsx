@@ -3,13 +3,13 @@ import { Chip } from '../ui/Chip/Chip';
 import styles from './account-form.module.css';
 
 /** One choice of a {@link ChipChoices} group. */
-export interface ChipChoice {
+interface ChipChoice {
   readonly id: string;
   readonly title: string;
   readonly description: string;
 }
 
-export interface ChipChoicesProps {
+interface ChipChoicesProps {
   /** Checkboxes for "any of these", radios for "one of these". */
   readonly variant: 'checkbox' | 'radio';
   /** The group's question; `legendHidden` keeps it for assistive technology only. */

@@ -1,6 +1,6 @@
 import { TextInput } from '../ui/TextInput/TextInput';
 
-export interface CurrentPasswordInputProps {
+interface CurrentPasswordInputProps {
   /** The element id, which the form's error summary links to. */
   readonly id: string;
   readonly error?: string | undefined;

@@ -6,7 +6,7 @@ import { CurrentPasswordInput } from './CurrentPasswordInput';
 import { forgetPasswords } from './forget-passwords';
 import type { useFormAction } from './use-form-action';
 
-export interface PasswordProofFormProps {
+interface PasswordProofFormProps {
   /** The form's action as `useFormAction` runs it. */
   readonly form: Pick<
     ReturnType<typeof useFormAction>,

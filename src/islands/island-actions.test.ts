@@ -2,7 +2,8 @@
 // the reader is checked against the real format, not against a copy of it.
 import { stringify } from 'devalue';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { actions, decodeActionData, isInputError } from './island-actions';
+import { isInputError } from '../lib/action-failure';
+import { actions, decodeActionData } from './island-actions';
 
 describe('decodeActionData', () => {
   it.each([

@@ -1,4 +1,5 @@
 import type { actions as serverActions, SafeResult } from 'astro:actions';
+import type { ActionFailure } from '../lib/action-failure';
 
 /**
  * The Astro Actions as islands call them: the same names, calls and results as `actions` from
@@ -12,28 +13,6 @@ import type { actions as serverActions, SafeResult } from 'astro:actions';
  * with Astro's client.
  */
 export const actions = actionGroup('') as unknown as typeof serverActions;
-
-/** An action failure as the islands read it (the shape of Astro's ActionError and input error). */
-export interface IslandActionError {
-  readonly type: 'AstroActionError' | 'AstroActionInputError';
-  readonly code: string;
-  readonly status: number;
-  readonly message: string;
-  /** Input errors only: the messages for each field, by the field's name. */
-  readonly fields?: Readonly<Record<string, string[]>>;
-}
-
-/** Whether a failure is about the input, with a message per field. */
-export function isInputError(error: unknown): error is IslandActionError & {
-  readonly type: 'AstroActionInputError';
-  readonly fields: Readonly<Record<string, string[]>>;
-} {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { type?: unknown }).type === 'AstroActionInputError'
-  );
-}
 
 function actionGroup(prefix: string): object {
   return new Proxy(
@@ -82,7 +61,7 @@ async function callAction(name: string, input: unknown): Promise<SafeResult<neve
 }
 
 /** Astro answers a failure as JSON: an input error with its issues, or an ActionError. */
-function actionError(text: string, status: number): IslandActionError {
+function actionError(text: string, status: number): ActionFailure {
   let body: unknown;
   try {
     body = JSON.parse(text);

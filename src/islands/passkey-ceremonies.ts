@@ -14,7 +14,8 @@ import {
   passkeyUnsupportedMessage,
 } from '../lib/messages';
 import { xsrfFieldName } from '../lib/xsrf-names';
-import type { actions as islandActions, IslandActionError } from './island-actions';
+import type { ActionFailure } from '../lib/action-failure';
+import type { actions as islandActions } from './island-actions';
 
 /**
  * The islands' actions, passed in by the island that loads this module: importing them here
@@ -54,7 +55,7 @@ function form(xsrfToken: string, fields: Record<string, string> = {}): FormData 
 /** The portal's answer as an outcome: where to go, codes to show, or its message. */
 function outcomeOf(answer: ActionAnswer, fallbackMessage: string): CeremonyOutcome {
   if (answer.error) {
-    const error = answer.error as IslandActionError;
+    const error = answer.error as ActionFailure;
     const fieldErrors = Object.fromEntries(
       Object.entries(error.fields ?? {}).map(([name, messages]) => [name, messages[0] ?? '']),
     );

@@ -3,7 +3,8 @@ import type { UploadTicket } from '../actions/uploads';
 import { uploadFallbackMessage, uploadFailedMessage } from '../lib/messages';
 import { xsrfFieldName } from '../lib/xsrf-names';
 import type { FileUploaderHandle, FileUploaderProps } from '../ui/FileUploader/FileUploader';
-import { actions, isInputError } from './island-actions';
+import { isInputError } from '../lib/action-failure';
+import { actions } from './island-actions';
 
 /** Where the chosen file stands on its way to storage. */
 type UploadState =
@@ -16,7 +17,7 @@ type UploadState =
   | { readonly phase: 'failed'; readonly file: File; readonly message: string };
 
 /** How the upload of the chosen file ended: its id, none chosen, or a failure. */
-export type UploadOutcome =
+type UploadOutcome =
   | { readonly ok: true; readonly attachmentId: string | undefined }
   | { readonly ok: false; readonly message: string };
 

@@ -1,12 +1,11 @@
 import { withState } from '@astrojs/react/actions';
 import type { SafeResult } from 'astro:actions';
-import { isInputError } from './island-actions';
 import { startTransition, useActionState, useEffect, type SubmitEvent } from 'react';
 import type { ErrorSummaryItem } from '../ui/ErrorSummary/ErrorSummary';
-import { formFailure, startingEmpty } from './form-failure';
+import { formFailure, isInputError } from '../lib/action-failure';
 
 /** A form field as the error summary links to it: its `name` in the form and its element id. */
-export interface FormField {
+interface FormField {
   readonly name: string;
   readonly id: string;
 }
@@ -65,4 +64,16 @@ export function useFormAction<Output>(
 function redirectOf(data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null || !('redirectTo' in data)) return undefined;
   return typeof data.redirectTo === 'string' ? data.redirectTo : undefined;
+}
+
+/**
+ * `withState(action)` typed for an initial state of `null` (nothing submitted
+ * yet). The same function object is returned: React needs its form metadata
+ * to render the native `<form action>` for the server.
+ */
+function startingEmpty<T>(
+  action: (state: T, formData: FormData) => Promise<T>,
+): (state: T | null, formData: FormData) => Promise<T> {
+  // withState only serialises the previous state; it never reads into it.
+  return action as (state: T | null, formData: FormData) => Promise<T>;
 }

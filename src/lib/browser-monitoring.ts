@@ -83,7 +83,7 @@ export function startBrowserMonitoring(): void {
 }
 
 /** Runs `work` when the browser has a moment, or soon. */
-export function whenIdle(work: () => void): void {
+function whenIdle(work: () => void): void {
   if ('requestIdleCallback' in window) window.requestIdleCallback(work, { timeout: 3_000 });
   else setTimeout(work, 1);
 }

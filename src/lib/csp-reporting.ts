@@ -1,11 +1,11 @@
-import { paths } from '../route-paths';
+import { paths } from '../routes';
 
 /**
  * Where browsers send Content-Security-Policy violations. The policy names the endpoint group in
  * `report-to` (the Reporting API, declared by the `Reporting-Endpoints` header) and the path in
  * `report-uri`, which browsers without the Reporting API still use and the others ignore.
  */
-export const cspReportEndpointGroup = 'csp-endpoint';
+const cspReportEndpointGroup = 'csp-endpoint';
 
 /** The `Reporting-Endpoints` header value that gives the group its address on this site. */
 export const reportingEndpointsHeader = `${cspReportEndpointGroup}="${paths.cspReports}"`;

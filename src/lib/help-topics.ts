@@ -31,13 +31,9 @@ export const helpTopics = [
   },
 ] as const;
 
-export type HelpTopicId = (typeof helpTopics)[number]['id'];
-
 /** How a member would like to be reached. */
 export const contactMethods = [
   { id: 'email', title: 'Email', description: 'To the address you signed up with' },
   { id: 'phone', title: 'Phone call', description: 'To the number below' },
   { id: 'text', title: 'Text message', description: 'To the number below' },
 ] as const;
-
-export type ContactMethodId = (typeof contactMethods)[number]['id'];

@@ -10,9 +10,6 @@ export type ListPosition =
 
 export const firstPage: ListPosition = { page: 1 };
 
-/** The query parameters a position is kept in. */
-export const listPositionParameters = ['page', 'after', 'before'] as const;
-
 /** What could be a cursor of the API's: it is the API's to judge, this only keeps junk out. */
 const plausibleCursor = /^[\w-]{1,200}$/;
 

@@ -121,7 +121,6 @@ export const cancelFallbackMessage =
 export const uploadFallbackMessage =
   'Unable to upload your file at this time. Please try again later.';
 export const uploadFailedMessage = 'The file could not be uploaded. Please try again.';
-export const uploadUnfinishedMessage = 'Wait until your file has uploaded, or remove it.';
 export const categoryMissingMessage = 'Choose a category';
 export const titleMissingMessage = 'Enter a title for your request';
 export const titleTooLongMessage = 'Title must be 120 characters or fewer';

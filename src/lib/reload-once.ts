@@ -24,7 +24,7 @@ export function isFailedLoad(reason: unknown): boolean {
   return failedLoad.test(reason instanceof Error ? reason.message : String(reason));
 }
 
-export interface ReloadSurroundings {
+interface ReloadSurroundings {
   readonly location: Pick<Location, 'href' | 'reload'>;
   readonly storage: Pick<Storage, 'getItem' | 'setItem'> | undefined;
   readonly now: number;

@@ -10,7 +10,7 @@ export const requestStatuses = [
 export type RequestStatus = (typeof requestStatuses)[number];
 
 /** How each status reads to the member: "waiting on member" is addressed to them. */
-export const requestStatusLabels: Readonly<Record<RequestStatus, string>> = {
+const requestStatusLabels: Readonly<Record<RequestStatus, string>> = {
   submitted: 'Submitted',
   in_progress: 'In progress',
   waiting_on_member: 'Waiting on you',
@@ -19,7 +19,7 @@ export const requestStatusLabels: Readonly<Record<RequestStatus, string>> = {
 };
 
 /** Open requests are still being worked on; closed ones are done with (docs/PRODUCT.md §7.2.1). */
-export const openRequestStatuses: readonly RequestStatus[] = [
+const openRequestStatuses: readonly RequestStatus[] = [
   'submitted',
   'in_progress',
   'waiting_on_member',

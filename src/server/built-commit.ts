@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Written by `npm run build` (scripts/record-commit.mjs) beside the build it describes. */
-export const builtCommitFile = 'dist/commit.txt';
+const builtCommitFile = 'dist/commit.txt';
 
 let commit: string | null | undefined;
 

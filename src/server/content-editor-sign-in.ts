@@ -36,7 +36,7 @@ export function newSignInState(): string {
  * dropped: `github//oauth%2Fcallback/` is its callback too), or `undefined` for a path it cannot
  * read.
  */
-export function keystaticApiPath(pathname: string): string | undefined {
+function keystaticApiPath(pathname: string): string | undefined {
   try {
     return pathname
       .replace(/^\/api\/keystatic\/?/, '')

@@ -70,7 +70,7 @@ export function closeNotification(id: string): void {
 }
 
 /** The global handle of docs/PRODUCT.md §3, for code outside the islands. */
-export interface NotificationsHandle {
+interface NotificationsHandle {
   readonly send: typeof sendNotification;
   readonly close: typeof closeNotification;
   readonly list: typeof $notifications;

@@ -1,7 +1,7 @@
 import { atom } from 'nanostores';
 
 /** What the islands share about the signed-in member (docs/PRODUCT.md §3). */
-export interface UserState {
+interface UserState {
   /** How many requests the member has made; counted up locally the moment one is made. */
   readonly requestCount: number;
 }

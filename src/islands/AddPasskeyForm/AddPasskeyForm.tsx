@@ -10,7 +10,7 @@ import passkeyNote from '../passkey-note.module.css';
 import { xsrfFieldName } from '../../lib/xsrf-names';
 import { useHydrated } from '../use-hydrated';
 
-export interface AddPasskeyFormProps {
+interface AddPasskeyFormProps {
   /** The signed double-submit token, echoed with each call. */
   readonly xsrfToken: string;
   /** Why the page's last post of a passkey was refused, shown at the top of the form. */

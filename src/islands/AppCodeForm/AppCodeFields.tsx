@@ -6,7 +6,7 @@ import { TextInput } from '../../ui/TextInput/TextInput';
 import styles from '../account-form.module.css';
 import type { useFormAction } from '../use-form-action';
 
-export interface AppCodeFieldsProps {
+interface AppCodeFieldsProps {
   readonly xsrfToken: string;
   /** The form's state, from {@link useFormAction} with {@link appCodeFields}. */
   readonly form: Pick<

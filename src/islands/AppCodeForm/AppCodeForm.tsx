@@ -4,7 +4,7 @@ import { mfaVerifyFallbackMessage } from '../../lib/messages';
 import { useFormAction } from '../use-form-action';
 import { AppCodeFields, appCodeFields } from './AppCodeFields';
 
-export interface AppCodeFormProps {
+interface AppCodeFormProps {
   readonly xsrfToken: string;
   /** What the page adds to the form: "Remember this device", rendered on the server. */
   readonly children?: ReactNode;

@@ -8,7 +8,7 @@ import styles from '../request-form.module.css';
 import { useFormAction } from '../use-form-action';
 import { useHydrated } from '../use-hydrated';
 
-export interface CancelRequestProps {
+interface CancelRequestProps {
   readonly requestId: string;
   readonly xsrfToken: string;
 }

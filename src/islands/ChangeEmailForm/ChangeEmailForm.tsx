@@ -10,7 +10,7 @@ import { forgetPasswords } from '../forget-passwords';
 import { useFormAction } from '../use-form-action';
 import { CurrentPasswordInput } from '../CurrentPasswordInput';
 
-export interface ChangeEmailFormProps {
+interface ChangeEmailFormProps {
   readonly xsrfToken: string;
   /** The address of a refused post without JavaScript, shown again for correcting. */
   readonly submittedEmail?: string | undefined;

@@ -6,7 +6,7 @@ import { TextInput } from '../../ui/TextInput/TextInput';
 import { PasswordProofForm } from '../PasswordProofForm';
 import { useFormAction } from '../use-form-action';
 
-export interface ChangePasswordFormProps {
+interface ChangePasswordFormProps {
   /** The signed double-submit token, echoed with the form. */
   readonly xsrfToken: string;
 }

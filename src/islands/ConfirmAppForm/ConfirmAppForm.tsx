@@ -4,7 +4,7 @@ import type { SubmitEvent } from 'react';
 import { useFormAction } from '../use-form-action';
 import { AppCodeFields, appCodeFields } from '../AppCodeForm/AppCodeFields';
 
-export interface ConfirmAppFormProps {
+interface ConfirmAppFormProps {
   readonly xsrfToken: string;
   /** The setup's address, posted back so that a refusal without JavaScript shows it again. */
   readonly setupUri: string;

@@ -6,7 +6,7 @@ import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import styles from '../account-form.module.css';
 import { useFormAction } from '../use-form-action';
 
-export interface ConfirmEmailProps {
+interface ConfirmEmailProps {
   readonly xsrfToken: string;
   /** The token from the emailed link (the page's address). */
   readonly confirmationToken: string;

@@ -4,7 +4,7 @@ import { Button } from '../../ui/Button/Button';
 import { PasswordProofForm } from '../PasswordProofForm';
 import { useFormAction } from '../use-form-action';
 
-export interface ConfirmPasswordFormProps {
+interface ConfirmPasswordFormProps {
   /** The signed double-submit token, echoed with the form. */
   readonly xsrfToken: string;
   /** The page to come back to once the password is confirmed. */

@@ -9,7 +9,7 @@ import { PhoneInput } from '../../ui/PhoneInput/PhoneInput';
 import styles from '../account-form.module.css';
 import { useFormAction } from '../use-form-action';
 
-export interface ContactFormProps {
+interface ContactFormProps {
   readonly xsrfToken: string;
   /** What the member saved before, shown filled in. */
   readonly phoneNumber: string | null;

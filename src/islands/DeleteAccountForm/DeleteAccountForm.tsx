@@ -5,7 +5,7 @@ import { TextInput } from '../../ui/TextInput/TextInput';
 import { PasswordProofForm } from '../PasswordProofForm';
 import { useFormAction } from '../use-form-action';
 
-export interface DeleteAccountFormProps {
+interface DeleteAccountFormProps {
   /** The signed double-submit token, echoed with the form. */
   readonly xsrfToken: string;
 }

@@ -8,7 +8,7 @@ import { TextInput } from '../../ui/TextInput/TextInput';
 import styles from '../account-form.module.css';
 import { useFormAction } from '../use-form-action';
 
-export interface ForgotPasswordFormProps {
+interface ForgotPasswordFormProps {
   readonly xsrfToken: string;
   /** What the visitor typed last time, when the page re-renders a native post. */
   readonly submittedEmail?: string | undefined;

@@ -8,7 +8,7 @@ import { ErrorSummary } from '../../ui/ErrorSummary/ErrorSummary';
 import styles from '../account-form.module.css';
 import { useFormAction } from '../use-form-action';
 
-export interface InterestsFormProps {
+interface InterestsFormProps {
   readonly xsrfToken: string;
   /** The topics the member chose before, shown chosen. */
   readonly chosen: readonly string[];

@@ -15,7 +15,7 @@ import { TextInput } from '../../ui/TextInput/TextInput';
 import { PhoneHint } from './PhoneHint';
 import { useResendCountdown } from './use-resend-countdown';
 
-export interface MfaStepProps {
+interface MfaStepProps {
   readonly xsrfToken: string;
   /** `enroll` a phone first, or `verify` with the enrolled one (docs/PRODUCT.md §12). */
   readonly mode: 'enroll' | 'verify';
@@ -35,7 +35,7 @@ export interface MfaStepProps {
   readonly children?: ReactNode;
 }
 
-export interface MfaStepWords {
+interface MfaStepWords {
   readonly phoneLabel: string;
   readonly phoneHint: string;
   /** The button that texts a code to the number given. */

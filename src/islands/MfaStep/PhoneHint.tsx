@@ -1,7 +1,7 @@
 import { maskedPhone } from '../../lib/masked-phone';
 import { Text } from '../../ui/Text/Text';
 
-export interface PhoneHintProps {
+interface PhoneHintProps {
   /** The last digits of the phone; only the last two are shown. */
   readonly digits: string;
   /** What comes before the number, e.g. "We have sent a code to". */

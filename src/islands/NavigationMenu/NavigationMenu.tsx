@@ -14,7 +14,7 @@ export interface NavigationLink {
   readonly current: boolean;
 }
 
-export interface NavigationMenuProps {
+interface NavigationMenuProps {
   readonly links: readonly NavigationLink[];
   /** The id of the same links in plain markup, which the menu leads to until it hydrates. */
   readonly fallbackId: string;

@@ -6,7 +6,7 @@ import { Drawer } from '../../ui/Drawer/Drawer';
 import { useHydrated } from '../use-hydrated';
 import { NewRequestForm, type CategoryChoice } from './NewRequestForm';
 
-export interface NewRequestProps {
+interface NewRequestProps {
   readonly categories: readonly CategoryChoice[];
   readonly presetCategoryId?: string | undefined;
   readonly xsrfToken: string;

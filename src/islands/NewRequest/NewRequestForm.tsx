@@ -19,7 +19,7 @@ export interface CategoryChoice {
   readonly description: string;
 }
 
-export interface NewRequestFormProps {
+interface NewRequestFormProps {
   readonly categories: readonly CategoryChoice[];
   /** The category chosen to begin with (on a category's own page). */
   readonly presetCategoryId?: string | undefined;

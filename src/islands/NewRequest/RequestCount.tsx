@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { $user, seedUser } from '../../stores/user';
 import styles from '../request-form.module.css';
 
-export interface RequestCountProps {
+interface RequestCountProps {
   /** The count the server rendered the page with. */
   readonly requestCount: number;
 }

@@ -1,7 +1,7 @@
 import { startTransition, useState, type SubmitEvent } from 'react';
 import { noteFallbackMessage } from '../../lib/messages';
 import { xsrfFieldName } from '../../lib/xsrf-names';
-import type { PostedForm } from '../../server/forms/posted-form';
+import type { PostedForm } from '../../lib/posted-form';
 import { Button } from '../../ui/Button/Button';
 import { ErrorSummary, type ErrorSummaryItem } from '../../ui/ErrorSummary/ErrorSummary';
 import { FileUploader } from '../../ui/FileUploader/FileUploader';
@@ -14,7 +14,7 @@ import { useFormAction } from '../use-form-action';
 import { useHydrated } from '../use-hydrated';
 import { MAX_FILE_BYTES } from '../../../contract/limits.ts';
 
-export interface NoteFormProps {
+interface NoteFormProps {
   readonly requestId: string;
   readonly xsrfToken: string;
   /** A note posted without JavaScript that was refused: its errors and what was typed. */

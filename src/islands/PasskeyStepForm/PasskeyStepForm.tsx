@@ -8,7 +8,7 @@ import styles from '../account-form.module.css';
 import passkeyNote from '../passkey-note.module.css';
 import { useHydrated } from '../use-hydrated';
 
-export interface PasskeyStepFormProps {
+interface PasskeyStepFormProps {
   readonly xsrfToken: string;
   /** What the page adds to the form: "Remember this device", rendered on the server. */
   readonly children?: ReactNode;

@@ -19,7 +19,7 @@ export interface ProfileValues {
   readonly preferred_contact_method: string | null;
 }
 
-export interface ProfileFormProps {
+interface ProfileFormProps {
   readonly xsrfToken: string;
   readonly values: ProfileValues;
 }

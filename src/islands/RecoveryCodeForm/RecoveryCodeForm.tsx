@@ -8,7 +8,7 @@ import { TextInput } from '../../ui/TextInput/TextInput';
 import styles from '../account-form.module.css';
 import { useFormAction } from '../use-form-action';
 
-export interface RecoveryCodeFormProps {
+interface RecoveryCodeFormProps {
   readonly xsrfToken: string;
   /** What the page adds to the form: "Remember this device", rendered on the server. */
   readonly children?: ReactNode;

@@ -1,19 +1,20 @@
 import { useEffect, useRef } from 'react';
-import { paths } from '../../route-paths';
 import { Button } from '../../ui/Button/Button';
 import { Heading } from '../../ui/Heading/Heading';
 import { useHydrated } from '../use-hydrated';
 import styles from './RecoveryCodeList.module.css';
 
-export interface RecoveryCodeListProps {
+interface RecoveryCodeListProps {
   readonly codes: readonly string[];
+  /** Where "I have saved my codes" goes: the page, without the codes. */
+  readonly savedHref: string;
 }
 
 /** The name the browser saves the codes under. */
 const fileName = 'member-concierge-recovery-codes.txt';
 
 /** The saved file: what the codes are for, then one code a line. */
-export function recoveryCodesFile(codes: readonly string[]): string {
+function recoveryCodesFile(codes: readonly string[]): string {
   return [
     'Member Concierge recovery codes',
     'Each code signs you in once, when you cannot use your phone, app or passkey.',
@@ -29,7 +30,7 @@ export function recoveryCodesFile(codes: readonly string[]): string {
  * without JavaScript, and by the form that made them after one with it (focus then moves to the
  * heading, so the codes are announced).
  */
-export function RecoveryCodeList({ codes }: RecoveryCodeListProps) {
+export function RecoveryCodeList({ codes, savedHref }: RecoveryCodeListProps) {
   const hydrated = useHydrated();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -73,7 +74,7 @@ export function RecoveryCodeList({ codes }: RecoveryCodeListProps) {
             Print the codes
           </Button>
         )}
-        <a href={paths.accountSecurity}>I have saved my codes</a>
+        <a href={savedHref}>I have saved my codes</a>
       </p>
     </section>
   );

@@ -5,9 +5,11 @@ import { PasswordProofForm } from '../PasswordProofForm';
 import { useFormAction } from '../use-form-action';
 import { RecoveryCodeList } from './RecoveryCodeList';
 
-export interface RecoveryCodesFormProps {
+interface RecoveryCodesFormProps {
   /** The signed double-submit token, echoed with the form. */
   readonly xsrfToken: string;
+  /** Where "I have saved my codes" goes once the codes are made: the page, without them. */
+  readonly savedHref: string;
 }
 
 const passwordId = 'recovery-codes-password';
@@ -16,12 +18,12 @@ const passwordId = 'recovery-codes-password';
  * Makes ten new recovery codes (docs/PRODUCT.md §11.2), proved with the current password; the old
  * ones stop working. The new codes replace the form, shown once.
  */
-export default function RecoveryCodesForm({ xsrfToken }: RecoveryCodesFormProps) {
+export default function RecoveryCodesForm({ xsrfToken, savedHref }: RecoveryCodesFormProps) {
   const form = useFormAction(actions.account.renewRecoveryCodes, {
     fallbackMessage: recoveryCodesFallbackMessage,
     fields: [{ name: 'current_password', id: passwordId }],
   });
-  if (form.data) return <RecoveryCodeList codes={form.data.recoveryCodes} />;
+  if (form.data) return <RecoveryCodeList codes={form.data.recoveryCodes} savedHref={savedHref} />;
 
   return (
     <PasswordProofForm form={form} xsrfToken={xsrfToken} passwordId={passwordId}>

@@ -9,7 +9,7 @@ import { Button } from '../../ui/Button/Button';
 import { PasswordProofForm } from '../PasswordProofForm';
 import { useFormAction } from '../use-form-action';
 
-export interface RemoveFactorFormProps {
+interface RemoveFactorFormProps {
   /** The signed double-submit token, echoed with the form. */
   readonly xsrfToken: string;
   /** `all`: turns two-step verification off. `app`, `phone`, `passkey`: that factor alone. */

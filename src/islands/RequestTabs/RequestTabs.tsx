@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { requestStatusTabs } from '../../lib/request-status-tabs';
 import { Tabs } from '../../ui/Tabs/Tabs';
 
-export interface RequestTabsProps {
+interface RequestTabsProps {
   /** The value of the tab the address asked for (`Open`, `Closed`). */
   readonly selected: string;
   /**

@@ -8,7 +8,7 @@ import { TextInput } from '../../ui/TextInput/TextInput';
 import styles from '../account-form.module.css';
 import { useFormAction } from '../use-form-action';
 
-export interface ResetPasswordFormProps {
+interface ResetPasswordFormProps {
   readonly xsrfToken: string;
   /** The token from the emailed link (the page's address). */
   readonly resetToken: string;

@@ -16,7 +16,7 @@ import { useHydrated } from '../use-hydrated';
 import styles from '../account-form.module.css';
 import passkeyNote from '../passkey-note.module.css';
 
-export interface SignInFormProps {
+interface SignInFormProps {
   /** The signed double-submit token, echoed with the form. */
   readonly xsrfToken: string;
   /** What the visitor typed last time, when the page re-renders a failed native post. */

@@ -10,7 +10,7 @@ import { TextInput } from '../../ui/TextInput/TextInput';
 import styles from '../account-form.module.css';
 import { useFormAction } from '../use-form-action';
 
-export interface SignUpFormProps {
+interface SignUpFormProps {
   readonly xsrfToken: string;
   /** The company slug of the sign-up link, sent as `company_slug` (docs/PRODUCT.md §3). */
   readonly companySlug?: string | undefined;
@@ -24,7 +24,7 @@ export interface SignUpFormProps {
 }
 
 /** The fields a re-rendered form fills in again. */
-export interface SubmittedAccount {
+interface SubmittedAccount {
   readonly name?: string | undefined;
   readonly last_name?: string | undefined;
   readonly email?: string | undefined;

@@ -10,7 +10,7 @@ import { TextInput } from '../../ui/TextInput/TextInput';
 import styles from '../account-form.module.css';
 import { useFormAction } from '../use-form-action';
 
-export interface UnlockAccountProps {
+interface UnlockAccountProps {
   readonly xsrfToken: string;
   /** The token from the emailed link (the page's address). */
   readonly unlockToken: string;

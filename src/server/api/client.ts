@@ -7,7 +7,7 @@ import { MFA_TOKEN_HEADER, REQUEST_ID_HEADER } from '../../../contract/headers.t
 /** How a request reaches the API: `fetch` over HTTP, or the embedded app's `fetch` in-process. */
 export type ApiTransport = (request: Request) => Promise<Response>;
 
-export interface ApiCredentials {
+interface ApiCredentials {
   readonly token?: string | undefined;
   readonly mfaToken?: string | undefined;
 }
@@ -58,7 +58,7 @@ export class ApiUnavailableError extends ApiError {
 /** Answers that mean "not now" rather than "no": a gateway's, or the API's own 503. */
 const unavailableStatuses = new Set([502, 503, 504]);
 
-export interface ApiResult<T> {
+interface ApiResult<T> {
   readonly data: T;
   readonly headers: Headers;
   readonly status: number;
@@ -273,7 +273,7 @@ interface ReadAheadAnswer {
 }
 
 /** What reading ahead found: the member's data version, and whether the caller's copy stands. */
-export interface ReadAhead {
+interface ReadAhead {
   readonly version: string | undefined;
   readonly unchanged: boolean;
 }

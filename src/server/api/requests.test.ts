@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient, ApiError, type ApiTransport } from './client';
-import { fetchCategory, fetchDownload, fetchRequest, fetchRequests } from './requests';
+import {
+  addNoteToRequest,
+  cancelRequest,
+  createRequest,
+  fetchCategory,
+  fetchDownload,
+  fetchRequest,
+  fetchRequests,
+} from './requests';
 
 function answering(answer: (request: Request) => Response) {
   const requests: Request[] = [];
@@ -63,5 +71,33 @@ describe('reading requests from the API', () => {
   it('passes on failures other than not found', async () => {
     const { api } = answering(() => Response.json({ error: 'Boom.' }, { status: 500 }));
     await expect(fetchRequest(api, summary.id)).rejects.toBeInstanceOf(ApiError);
+  });
+});
+
+describe('changing requests through the API', () => {
+  it('makes a request with the contract’s field names and answers its id', async () => {
+    const { api, requests } = answering(() => Response.json({ id: 'r-1' }, { status: 201 }));
+    const id = await createRequest(api, {
+      categoryId: 'travel',
+      title: 'Flights',
+      details: '',
+      attachmentIds: ['f-1'],
+    });
+    expect(id).toBe('r-1');
+    expect(requests[0]?.method).toBe('POST');
+    expect(new URL(requests[0]?.url ?? '').pathname).toBe('/api/v1/requests');
+    expect(await requests[0]?.json()).toEqual({
+      request: { category_id: 'travel', title: 'Flights', details: '', attachment_ids: ['f-1'] },
+    });
+  });
+
+  it('adds a note and cancels at the request’s own address, its id encoded', async () => {
+    const { api, requests } = answering(() => Response.json({}));
+    await addNoteToRequest(api, 'a/b', { body: 'Thanks', attachmentIds: [] });
+    await cancelRequest(api, 'r-1');
+    expect(new URL(requests[0]?.url ?? '').pathname).toBe('/api/v1/requests/a%2Fb/notes');
+    expect(await requests[0]?.json()).toEqual({ note: { body: 'Thanks', attachment_ids: [] } });
+    expect(new URL(requests[1]?.url ?? '').pathname).toBe('/api/v1/requests/r-1/cancel');
+    expect(requests[1]?.method).toBe('POST');
   });
 });

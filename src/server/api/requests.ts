@@ -20,7 +20,7 @@ import { ApiError, type ApiClient } from './client';
  */
 
 /** The icons a category may carry (docs/PRODUCT.md §7.2.1). */
-export const categoryIcons = ['home', 'travel', 'health', 'finance', 'family', 'errands'] as const;
+const categoryIcons = ['home', 'travel', 'health', 'finance', 'family', 'errands'] as const;
 
 export type CategoryIcon = (typeof categoryIcons)[number];
 
@@ -113,7 +113,7 @@ export type RequestPage = z.infer<typeof requestPageSchema>;
 const categoryPageSchema = requestPageSchema.extend({ category: categorySchema });
 
 /** A category and one page of the member's requests in it. */
-export type CategoryPage = z.infer<typeof categoryPageSchema>;
+type CategoryPage = z.infer<typeof categoryPageSchema>;
 
 const recentUpdateSchema = requestUpdateSchema.extend({
   request_id: z.string().min(1),
@@ -166,7 +166,7 @@ export async function fetchDashboard(api: ApiClient): Promise<Dashboard> {
   return data;
 }
 
-export interface RequestsQuery {
+interface RequestsQuery {
   status?: RequestFilter | undefined;
   position?: ListPosition | undefined;
 }
@@ -276,4 +276,44 @@ export async function fetchDownload(
     const { data } = await api.request('GET', path, { schema: downloadSchema });
     return data;
   });
+}
+
+/** What a new request is made of: the ids of files already sent to storage, at most one. */
+export interface NewRequest {
+  readonly categoryId: string;
+  readonly title: string;
+  readonly details: string;
+  readonly attachmentIds: readonly string[];
+}
+
+/** Makes a request for the member; answers its id. */
+export async function createRequest(api: ApiClient, request: NewRequest): Promise<string> {
+  const { data } = await api.request('POST', '/api/v1/requests', {
+    body: {
+      request: {
+        category_id: request.categoryId,
+        title: request.title,
+        details: request.details,
+        attachment_ids: request.attachmentIds,
+      },
+    },
+    schema: z.object({ id: z.string().min(1) }),
+  });
+  return data.id;
+}
+
+/** Adds a note (words, files, or both) to one of the member's requests. */
+export async function addNoteToRequest(
+  api: ApiClient,
+  requestId: string,
+  note: { readonly body: string; readonly attachmentIds: readonly string[] },
+): Promise<void> {
+  await api.request('POST', `/api/v1/requests/${encodeURIComponent(requestId)}/notes`, {
+    body: { note: { body: note.body, attachment_ids: note.attachmentIds } },
+  });
+}
+
+/** Cancels one of the member's open requests. */
+export async function cancelRequest(api: ApiClient, requestId: string): Promise<void> {
+  await api.request('POST', `/api/v1/requests/${encodeURIComponent(requestId)}/cancel`);
 }

@@ -1,18 +1,7 @@
 import type { SafeResult } from 'astro:actions';
-import { formFailure } from '../../islands/form-failure';
-import { isInputError } from '../../islands/island-actions';
+import { formFailure, isInputError } from '../../lib/action-failure';
+import type { PostedForm } from '../../lib/posted-form';
 import { postedForm } from './form-body';
-
-/**
- * A form posted without JavaScript whose action failed, as the page shows it again: what was
- * typed, the message for the whole form, and the message under each field. Plain data, so an
- * island can take it as a prop.
- */
-export interface PostedForm {
-  readonly values: Readonly<Record<string, string>>;
-  readonly message?: string | undefined;
-  readonly fieldErrors: Readonly<Record<string, string>>;
-}
 
 /**
  * The failed post of one action, or `undefined` when the page was not rendered for one. `limit` is

@@ -6,7 +6,7 @@
  * Anything else in `Host` is a name the client made up; nothing the server keeps may be keyed by
  * it, and it is answered 421 (Misdirected Request).
  */
-export interface AllowedHosts {
+interface AllowedHosts {
   /** Whether a request naming `host` (its `Host` header) is for this server. */
   readonly allows: (host: string | undefined) => boolean;
   /** The names, for the refusal's words. */

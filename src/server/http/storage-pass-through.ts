@@ -36,7 +36,7 @@ const droppedAnswerHeaders = [
   'set-cookie',
 ];
 
-export interface StoragePassThrough {
+interface StoragePassThrough {
   readonly transport: ApiTransport;
   readonly baseUrl: string;
   /** The visitor's address (scripts/start.mjs worked it out), for the API's X-Forwarded-For. */

@@ -24,7 +24,7 @@ export interface KeptMemberPage<Member> {
   readonly body: Uint8Array;
 }
 
-export interface MemberPageCacheOptions {
+interface MemberPageCacheOptions {
   /** The most bytes of pages kept at once; 0 keeps none. */
   readonly maxBytes: number;
   /** The most pages kept for one owner at once. */

@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress } from 'node:zlib';
 import type { APIContext } from 'astro';
-import type { CurrentUser } from '../api/accounts';
+import type { CurrentUser } from '../api/profile';
 import { config } from '../config';
 import { acceptsCoding, pageBrotliParams } from '../http/content-coding';
 import { cookieName } from '../session/cookies';
@@ -46,7 +46,7 @@ function memberPages(): MemberPageCache<CurrentUser> {
 }
 
 /** A view of a page the route table marks `memberPageCache`, which may be served from a copy. */
-export interface MemberPageView {
+interface MemberPageView {
   readonly key: string;
   /** The copy kept for this view, if any: valid only if the API finds its version current. */
   readonly kept: KeptMemberPage<CurrentUser> | undefined;

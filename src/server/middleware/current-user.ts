@@ -1,7 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { monitoring } from '../../../platform/monitoring.ts';
-import { fetchCurrentUser, type CurrentUser } from '../api/accounts';
-import { pageReads } from '../api/page-reads';
+import { fetchCurrentUser, type CurrentUser } from '../api/profile';
+import { readAheadPaths } from '../api/page-reads';
 import { config } from '../config';
 import { keepPageView, keptPageResponse, memberPageView } from '../member-pages/member-page-views';
 import { monitoredMember } from '../monitoring/monitored-member';
@@ -20,7 +20,7 @@ export const currentUser = defineMiddleware(async (context, next) => {
   if (route.kind !== 'page' || route.route.guard !== 'auth') return next();
   const api = await context.locals.api();
   const view = memberPageView(context);
-  const readAhead = await api.readAhead(pageReads(route, context.url), {
+  const readAhead = await api.readAhead(readAheadPaths(route, context.url), {
     unlessVersion: view?.kept?.version,
   });
   if (view?.kept && readAhead.unchanged) {

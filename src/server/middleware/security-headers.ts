@@ -13,7 +13,7 @@ const tokenPages = new Set(['ResetPassword', 'UnlockUser', 'ConfirmEmail']);
  * so that a device the member asked to remember stays remembered (docs/PRODUCT.md §11.2).
  * Deleting the account forgets the cookies too.
  */
-export const siteDataClearedBy = {
+const siteDataClearedBy = {
   'signed-out': '"cache", "storage"',
   'account-deleted': '"cache", "cookies", "storage"',
 } as const;

@@ -3,7 +3,7 @@ import { logger } from '../../../platform/logger.ts';
 import { MINUTE } from '../../../platform/clock.ts';
 
 /** What a {@link ClientWindowLimit} says of one more post from a client. */
-export type LimitVerdict =
+type LimitVerdict =
   | { readonly allowed: true }
   | {
       readonly allowed: false;
@@ -105,7 +105,7 @@ export class ClientWindowLimit {
 export const CSP_REPORTS_PER_CLIENT = { limit: 60, windowMs: 10 * MINUTE } as const;
 
 /** Clients tracked at once: about a megabyte at most. */
-export const CSP_REPORT_CLIENTS_TRACKED = 10_000;
+const CSP_REPORT_CLIENTS_TRACKED = 10_000;
 
 const cspReportLimit = new ClientWindowLimit({
   ...CSP_REPORTS_PER_CLIENT,

@@ -8,7 +8,7 @@ export const cspReportTypes = ['application/reports+json', 'application/csp-repo
  * happened and what was blocked, never a query string, a token in a path or a script sample
  * (which may hold what a member typed).
  */
-export interface CspViolation {
+interface CspViolation {
   readonly documentPath: string | undefined;
   readonly blocked: string | undefined;
   readonly directive: string | undefined;

@@ -1,5 +1,5 @@
 import type { MonitoredMember } from '../../../platform/monitoring.ts';
-import type { CurrentUser } from '../api/accounts';
+import type { CurrentUser } from '../api/profile';
 
 /**
  * The member as error reports know them: their `external_id`, and whether their company is one

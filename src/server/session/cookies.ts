@@ -17,7 +17,7 @@ const baseNames = {
   passkeyChallenge: 'passkey_challenge',
 } as const;
 
-export type CookieKey = keyof typeof baseNames;
+type CookieKey = keyof typeof baseNames;
 
 /** Every cookie the web server sets but the double-submit token. */
 export const cookieKeys = Object.keys(baseNames) as readonly CookieKey[];

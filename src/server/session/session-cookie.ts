@@ -3,7 +3,7 @@
  * state"). Kept apart from the cookie handling so that the production entry point can tell a
  * visitor with a session from one without before Astro sees the request.
  */
-export interface SessionCookieValue {
+interface SessionCookieValue {
   readonly token: string;
   readonly expiresAt: Date;
 }

@@ -17,7 +17,7 @@ export interface WebSession {
   readonly mfaStep: MfaStep | undefined;
 }
 
-export const emptySession: WebSession = {
+const emptySession: WebSession = {
   token: undefined,
   expiresAt: undefined,
   mfaToken: undefined,
@@ -55,7 +55,7 @@ const secondsUntil = (expiresAt: Date) =>
   Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
 
 /** What changing the session needs: the cookies, and the request's view of the session. */
-export interface SessionContext {
+interface SessionContext {
   readonly cookies: AstroCookies;
   readonly locals: { session: WebSession; xsrfToken: string };
 }

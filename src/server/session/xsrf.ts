@@ -13,7 +13,7 @@ import { sessionSecret } from '../secret.ts';
  */
 
 /** The session a token is bound to: its API token, or none before sign-in. */
-export type XsrfBinding = string | undefined;
+type XsrfBinding = string | undefined;
 
 const sign = (nonce: string, binding: XsrfBinding, secret: string) =>
   createHmac('sha256', secret)

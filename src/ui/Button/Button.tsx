@@ -4,10 +4,10 @@ import styles from './Button.module.css';
 
 /** Visual weight of a {@link Button}. */
 /** `danger` is for the one press that destroys something (deleting the account). */
-export type ButtonVariant = 'primary' | 'secondary' | 'tertiary' | 'danger';
+type ButtonVariant = 'primary' | 'secondary' | 'tertiary' | 'danger';
 
 /** Props of {@link Button}: the native button props plus the kit's own. */
-export interface ButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type'> {
+interface ButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type'> {
   /** Visual weight; `primary` by default. */
   variant?: ButtonVariant | undefined;
   /**

@@ -20,7 +20,7 @@ const CATEGORY_PATHS = {
 export type CategoryIconName = keyof typeof CATEGORY_PATHS;
 
 /** Props of {@link CategoryIcon}. */
-export interface CategoryIconProps {
+interface CategoryIconProps {
   icon: CategoryIconName;
   className?: string | undefined;
 }

@@ -32,18 +32,18 @@ interface ChipCommonProps {
 }
 
 /** A chip that toggles when pressed. */
-export interface ButtonChipProps extends ChipCommonProps {
+interface ButtonChipProps extends ChipCommonProps {
   variant?: 'button' | undefined;
 }
 
 /** A chip that navigates; `external-link` opens a new tab and says so. */
-export interface LinkChipProps extends ChipCommonProps {
+interface LinkChipProps extends ChipCommonProps {
   variant: 'link' | 'external-link';
   href: string;
 }
 
 /** A chip wrapping a native radio button or checkbox, submitted with its form. */
-export interface InputChipProps extends ChipCommonProps {
+interface InputChipProps extends ChipCommonProps {
   variant: 'radio' | 'checkbox';
   /** The native control's id, for an error summary to link to. */
   id?: string | undefined;
@@ -53,7 +53,7 @@ export interface InputChipProps extends ChipCommonProps {
 }
 
 /** Props of {@link Chip}, by variant. */
-export type ChipProps = ButtonChipProps | LinkChipProps | InputChipProps;
+type ChipProps = ButtonChipProps | LinkChipProps | InputChipProps;
 
 function DefaultIllustration() {
   return (

@@ -9,7 +9,7 @@ export interface ErrorSummaryItem {
 }
 
 /** Props of {@link ErrorSummary}. */
-export interface ErrorSummaryProps {
+interface ErrorSummaryProps {
   /** "There is a problem" by default. */
   title?: string | undefined;
   errors: readonly ErrorSummaryItem[];

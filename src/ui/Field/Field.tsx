@@ -2,14 +2,14 @@ import type { ReactNode } from 'react';
 import styles from './Field.module.css';
 
 /** The accessibility attributes a {@link Field} hands to the control it frames. */
-export interface FieldControlProps {
+interface FieldControlProps {
   id: string;
   'aria-describedby': string | undefined;
   'aria-invalid': true | undefined;
 }
 
 /** Props of {@link Field}. */
-export interface FieldProps {
+interface FieldProps {
   /** The control's id; the label points at it. */
   id: string;
   label: string;

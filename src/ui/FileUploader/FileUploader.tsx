@@ -25,7 +25,7 @@ const UPLOAD_SHAPE =
   'M19.4 10a7.5 7.5 0 0 0-14-2A6 6 0 0 0 6 20h13a5 5 0 0 0 .4-10ZM14 13v4h-4v-4H7l5-5 5 5h-3Z';
 
 /** Where a chosen file stands. */
-export type FileUploadStatus = 'pending' | 'uploading' | 'uploaded' | 'failed';
+type FileUploadStatus = 'pending' | 'uploading' | 'uploaded' | 'failed';
 
 /** What a parent can ask of a {@link FileUploader} through its `ref`. */
 export interface FileUploaderHandle {

@@ -2,7 +2,7 @@ import { percentOf } from '../ProgressBar/progress-value';
 import { DEFAULT_UPLOAD_METHOD } from './upload-rules';
 
 /** Why an upload did not succeed. */
-export type UploadFailureKind = 'refused' | 'status' | 'network' | 'abort';
+type UploadFailureKind = 'refused' | 'status' | 'network' | 'abort';
 
 /** An upload that did not succeed, with what is known of it. */
 export class UploadError extends Error {
@@ -33,7 +33,7 @@ export class UploadError extends Error {
 }
 
 /** A direct upload to a storage address. */
-export interface UploadRequest {
+interface UploadRequest {
   file: File;
   /** The caller-supplied direct upload address. */
   url: string;

@@ -5,7 +5,7 @@ import { formatSize } from './format-size';
 export const DEFAULT_UPLOAD_METHOD = 'PUT';
 
 /** The catalogue text for a file over the limit (docs/PRODUCT.md §5, §8); `{1}` is the limit. */
-export const FILE_TOO_LARGE_TEMPLATE = 'File size exceeds {1}, please upload a smaller file.';
+const FILE_TOO_LARGE_TEMPLATE = 'File size exceeds {1}, please upload a smaller file.';
 
 /** The message for a file over `limitBytes`, with the formatted limit filled in. */
 export function fileTooLargeMessage(limitBytes: number): string {

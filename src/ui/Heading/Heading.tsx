@@ -5,10 +5,10 @@ import styles from './Heading.module.css';
 export type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
 
 /** The visual size of a {@link Heading}, independent of its level. */
-export type HeadingSize = 'lg' | 'xl';
+type HeadingSize = 'lg' | 'xl';
 
 /** Props of {@link Heading}. */
-export interface HeadingProps extends HTMLAttributes<HTMLHeadingElement> {
+interface HeadingProps extends HTMLAttributes<HTMLHeadingElement> {
   level: HeadingLevel;
   /** `xl` for a level 1 heading, `lg` for the others, unless given. */
   size?: HeadingSize | undefined;

@@ -1,7 +1,7 @@
 import styles from './Icon.module.css';
 
 /** Props of {@link Icon}. */
-export interface IconProps {
+interface IconProps {
   /** The shape, in a 24×24 box: one of ./shapes.ts, or the caller's own. */
   path: string;
   className?: string | undefined;

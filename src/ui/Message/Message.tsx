@@ -4,7 +4,7 @@ import { closeShape, errorShape, infoShape, successShape, warningShape } from '.
 import styles from './Message.module.css';
 
 /** How serious a {@link Message} is. */
-export type MessageSeverity = 'info' | 'success' | 'warning' | 'error';
+type MessageSeverity = 'info' | 'success' | 'warning' | 'error';
 
 const severityShapes: Record<MessageSeverity, string> = {
   info: infoShape,
@@ -14,10 +14,10 @@ const severityShapes: Record<MessageSeverity, string> = {
 };
 
 /** How long a closing message takes to fade out (docs/PRODUCT.md §9: 0.3 s). */
-export const MESSAGE_FADE_MS = 300;
+const MESSAGE_FADE_MS = 300;
 
 /** Props of {@link Message}. */
-export interface MessageProps {
+interface MessageProps {
   /** `info` by default. Warnings and errors are alerts; the others are polite status messages. */
   severity?: MessageSeverity | undefined;
   /** Milliseconds after which the message fades out by itself. */

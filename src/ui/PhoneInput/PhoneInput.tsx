@@ -25,7 +25,7 @@ import {
 } from './mask';
 
 /** What a {@link PhoneInput} reports when its value changes. */
-export interface PhoneInputValue {
+interface PhoneInputValue {
   /** As shown without placeholders, e.g. "(555) 123-4567"; this is what the form submits. */
   masked: string;
   /** Only the characters filling the slots, e.g. "5551234567". */
@@ -35,7 +35,7 @@ export interface PhoneInputValue {
 }
 
 /** Props of {@link PhoneInput}. */
-export interface PhoneInputProps extends Omit<
+interface PhoneInputProps extends Omit<
   InputHTMLAttributes<HTMLInputElement>,
   'type' | 'id' | 'name' | 'required' | 'value' | 'defaultValue' | 'inputMode' | 'onChange'
 > {

@@ -19,12 +19,12 @@ const SLOT_PATTERNS: Readonly<Record<string, RegExp>> = {
 const OPTIONAL_MARK = '?';
 
 /** One position of a mask. */
-export type MaskToken =
+type MaskToken =
   | { kind: 'slot'; pattern: RegExp; optional: boolean }
   | { kind: 'literal'; char: string; optional: boolean };
 
 /** A mask split into positions, with where its slots are. */
-export interface ParsedMask {
+interface ParsedMask {
   tokens: readonly MaskToken[];
   /** For each slot, its position in the shown text (which is also its token index). */
   slotPositions: readonly number[];
@@ -42,7 +42,7 @@ export interface MaskEdit {
 }
 
 /** The raw value after an edit, and where the caret belongs in the shown text. */
-export interface MaskEditResult {
+interface MaskEditResult {
   raw: string;
   caret: number;
 }

@@ -2,7 +2,7 @@ import styles from './ProgressBar.module.css';
 import { toPercent } from './progress-value';
 
 /** Props of {@link ProgressBar}. */
-export interface ProgressBarProps {
+interface ProgressBarProps {
   /** What is progressing; the bar's accessible name. */
   label: string;
   /** 0 to 100, rounded to a whole percent. Leave it out for an indeterminate bar. */

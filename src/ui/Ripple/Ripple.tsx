@@ -1,7 +1,7 @@
 import styles from './Ripple.module.css';
 
 /** Props of {@link Ripple}. */
-export interface RippleProps {
+interface RippleProps {
   /** No ripple while true (for example while the host is disabled or busy). */
   disabled?: boolean | undefined;
 }

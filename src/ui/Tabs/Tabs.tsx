@@ -30,7 +30,7 @@ export interface TabItem {
 }
 
 /** Props of {@link Tabs}. */
-export interface TabsProps {
+interface TabsProps {
   tabs: readonly TabItem[];
   /** Accessible name of the tab list. */
   label: string;

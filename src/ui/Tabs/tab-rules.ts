@@ -7,7 +7,7 @@ export const SWIPE_THRESHOLD_PX = 50;
 export const INDICATOR_DELAY_MS = 150;
 
 /** The scroll buttons move the tab list by this share of its visible width (docs/PRODUCT.md §9). */
-export const TAB_SCROLL_RATIO = 0.8;
+const TAB_SCROLL_RATIO = 0.8;
 
 /**
  * A tab's value: its label with every non-word character replaced by an underscore

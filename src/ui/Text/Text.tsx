@@ -2,10 +2,10 @@ import type { HTMLAttributes, ReactNode } from 'react';
 import styles from './Text.module.css';
 
 /** The sizes of body text. */
-export type TextSize = 'sm' | 'md' | 'lg';
+type TextSize = 'sm' | 'md' | 'lg';
 
 /** Props of {@link Text}. */
-export interface TextProps extends HTMLAttributes<HTMLElement> {
+interface TextProps extends HTMLAttributes<HTMLElement> {
   /** `md` by default. */
   size?: TextSize | undefined;
   bold?: boolean | undefined;

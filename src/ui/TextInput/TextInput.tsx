@@ -4,14 +4,14 @@ import { fieldIdFor } from '../Field/field-id';
 import styles from './TextInput.module.css';
 
 /** The input types the kit allows (docs/PRODUCT.md §5). */
-export type TextInputType =
+type TextInputType =
   'date' | 'email' | 'number' | 'password' | 'search' | 'tel' | 'text' | 'textarea' | 'url';
 
 /** Rows of a textarea when none are given (docs/PRODUCT.md §9). */
-export const DEFAULT_TEXTAREA_ROWS = 3;
+const DEFAULT_TEXTAREA_ROWS = 3;
 
 /** Props of {@link TextInput}: the native input props plus the kit's own. */
-export interface TextInputProps extends Omit<
+interface TextInputProps extends Omit<
   InputHTMLAttributes<HTMLInputElement>,
   'type' | 'id' | 'name' | 'required'
 > {

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { dataExportFallbackMessage } from '../../../lib/messages';
 import { paths } from '../../../routes';
 import { ApiError } from '../../../server/api/client';
-import { exportAccountData } from '../../../server/api/accounts';
+import { exportAccountData } from '../../../server/api/account-data';
 import { addFlash } from '../../../server/session/flash';
 
 /**

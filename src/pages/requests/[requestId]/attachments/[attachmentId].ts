@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { fetchDownload, fetchRequest } from '../../../../server/api/requests';
+import { pageReads } from '../../../../server/api/page-reads';
 
 /**
  * RequestAttachment: sends the browser to a fresh, short-lived signed address of one of the
@@ -7,11 +7,12 @@ import { fetchDownload, fetchRequest } from '../../../../server/api/requests';
  * minutes. A file that is not this request's, or a request that is not the member's, is a 404.
  */
 export const GET: APIRoute = async (context) => {
-  const { requestId = '', attachmentId = '' } = context.params;
+  const { attachmentId = '' } = context.params;
   const api = await context.locals.api();
-  const request = await fetchRequest(api, requestId);
+  const reads = pageReads.RequestAttachment(context);
+  const request = await reads.request.read(api);
   const belongs = request?.attachments.some((attachment) => attachment.id === attachmentId);
-  const download = belongs ? await fetchDownload(api, attachmentId) : undefined;
+  const download = belongs ? await reads.download.read(api) : undefined;
   const location = download && safeRedirectTarget(download.url, context.url);
   if (!location) return context.rewrite('/404');
   return new Response(null, {
