@@ -1,12 +1,41 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` (beside the code, fast, no database) and `api`
- * (contract tests against a freshly migrated database: PGlite in memory, or
- * PostgreSQL when DATABASE_URL is set).
+ * Projects: `unit` (beside the code, fast, no database) and the API contract tests, each file on
+ * a database of its own: a copy of one migrated once by tests/api/database-template.ts, PGlite by
+ * default, PostgreSQL when DATABASE_URL is set.
+ *
+ * Both cores work (vitest's default on two is one worker). The files of `api` share their
+ * worker's loaded modules (no isolation), which spares each file loading the API and compiling
+ * PGlite again. Two kinds of file keep the old ways: one that replaces a module with `vi.mock`
+ * runs isolated (`api-isolated`), and one that compares response times to the millisecond runs
+ * last and alone (`api-timed`), so that no other test's work shows in its timings.
+ *
+ * Tests tagged `database` exercise what PGlite and PostgreSQL could do differently (SQL,
+ * transactions, concurrent writers, migrations and seeding): `npm test` runs those a second time,
+ * on PostgreSQL. A file tags all its tests with a `@module-tag database` comment, a test or a
+ * describe block with `{ tags: ['database'] }`.
  */
+const filesThatMockModules = ['tests/api/attacks-hostile-strings.test.ts'];
+const filesThatCompareTimings = ['tests/api/attacks-enumeration.test.ts'];
+
+const apiTests = {
+  environment: 'node',
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  globalSetup: ['tests/api/database-template.ts'],
+} as const;
+
 export default defineConfig({
   test: {
+    maxWorkers: 2,
+    tags: [
+      {
+        name: 'database',
+        description:
+          'Exercises what PGlite and PostgreSQL could do differently: runs on both in npm test.',
+      },
+    ],
     projects: [
       {
         extends: true,
@@ -24,11 +53,25 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          ...apiTests,
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          exclude: [...filesThatMockModules, ...filesThatCompareTimings],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { ...apiTests, name: 'api-isolated', include: filesThatMockModules },
+      },
+      {
+        extends: true,
+        test: {
+          ...apiTests,
+          name: 'api-timed',
+          include: filesThatCompareTimings,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
