@@ -23,8 +23,8 @@ const apiTests = {
   environment: 'node',
   testTimeout: 30_000,
   hookTimeout: 60_000,
-  globalSetup: ['tests/api/database-template.ts'],
-} as const;
+  globalSetup: 'tests/api/database-template.ts',
+};
 
 export default defineConfig({
   test: {
@@ -48,6 +48,8 @@ export default defineConfig({
             'bench/**/*.test.ts',
           ],
           environment: 'node',
+          // Two workers share the two cores: a test's own work may take twice its time alone.
+          testTimeout: 15_000,
         },
       },
       {
