@@ -11,7 +11,8 @@ import { dataTemplateVariable, startPortalServer } from './portal-server.ts';
  */
 export default async function prepareDataTemplate(): Promise<() => void> {
   const folder = mkdtempSync(path.join(tmpdir(), 'portal-e2e-template-'));
-  const server = await startPortalServer({ dataDir: folder });
+  // A first start migrates and seeds; on two cores busy with other work it has taken over 30 s.
+  const server = await startPortalServer({ dataDir: folder, timeoutMs: 180_000 });
   await server.stop();
   // A copy must not look held by the server that made the template, even one killed on the way out.
   rmSync(path.join(folder, 'pglite', LOCK_FILE_NAME), { force: true });
