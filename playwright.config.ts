@@ -18,6 +18,7 @@ if (!existsSync(chromiumPath)) {
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  globalSetup: './tests/e2e/support/data-template.ts',
   fullyParallel: true,
   workers: 2,
   retries: 0,

@@ -2,7 +2,7 @@
 // Static checks (format, lint, types) count as one test each; vitest and
 // Playwright report through their JSON files. The last line is the plain
 // `N passed, N failed` that CI reads.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { installMissing, installPlan, thisMachine } from './system-packages.mjs';
 import { postgresBinaries, startThrowawayPostgres } from './throwaway-postgres.mjs';
@@ -16,6 +16,37 @@ const failures = [];
 // No telemetry: the machines reach no network but the package registries.
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ASTRO_TELEMETRY_DISABLED: '1' };
 
+/** How long each stage took, for the table printed at the end. */
+const stageTimes = [];
+
+/**
+ * The processor time of every finished child of this process, in seconds (Linux): a stage's cost
+ * that other work on the machine does not inflate, as it does the stage's wall time.
+ */
+function childrenCpuSeconds() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    // cutime and cstime, fields 16 and 17 of proc(5), in clock ticks (100 a second on Linux).
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function timed(stage, work) {
+  const started = performance.now();
+  const cpuBefore = childrenCpuSeconds();
+  try {
+    return await work();
+  } finally {
+    stageTimes.push({
+      stage,
+      seconds: (performance.now() - started) / 1000,
+      cpuSeconds: childrenCpuSeconds() - cpuBefore,
+    });
+  }
+}
+
 /** Runs a command with inherited output; returns whether it exited 0. */
 function run(label, command, args, extraEnv = {}) {
   console.log(`\n── ${label} ──`);
@@ -23,13 +54,36 @@ function run(label, command, args, extraEnv = {}) {
   return result.status === 0;
 }
 
-function check(label, command, args) {
-  if (run(label, command, args)) {
+/**
+ * Runs a command beside others, its output kept and printed whole once it ends, so that the
+ * outputs of commands running together do not interleave; resolves to whether it exited 0.
+ */
+function runBeside(label, command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+    child.on('close', (code) => {
+      console.log(`\n── ${label} ──`);
+      process.stdout.write(Buffer.concat(output));
+      resolve(code === 0);
+    });
+  });
+}
+
+function count(label, ok) {
+  if (ok) {
     totals.passed += 1;
   } else {
     totals.failed += 1;
     failures.push(label);
   }
+}
+
+function check(label, command, args) {
+  count(label, run(label, command, args));
 }
 
 function countVitest(label, file, ok) {
@@ -97,47 +151,88 @@ if (!process.env.TEST_DATABASE_URL) {
 }
 
 // The typed lint rules and the type check need Astro's generated types (astro:actions, astro:content).
-check('generate types (astro sync)', 'npx', ['astro', 'sync']);
-check('format (prettier)', 'npx', ['prettier', '--check', '.']);
-check('lint (eslint)', 'npx', ['eslint', '--max-warnings=0', '.']);
-check('types (astro check)', 'npx', ['astro', 'check']);
+// Then the three static checks run together: each uses one core, and they share nothing.
+await timed('static checks', async () => {
+  check('generate types (astro sync)', 'npx', ['astro', 'sync']);
+  const staticChecks = [
+    ['format (prettier)', 'npx', ['prettier', '--check', '.']],
+    ['lint (eslint)', 'npx', ['eslint', '--max-warnings=0', '.']],
+    ['types (astro check)', 'npx', ['astro', 'check']],
+  ];
+  const results = await Promise.all(
+    staticChecks.map(([label, command, args]) => runBeside(label, command, args)),
+  );
+  staticChecks.forEach(([label], index) => count(label, results[index]));
+});
 
-const unitOk = run(
-  'unit and API contract tests on PGlite',
-  'npx',
-  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${reports}/vitest.json`],
-  { DATABASE_URL: '' },
-);
-countVitest('vitest', `${reports}/vitest.json`, unitOk);
+await timed('vitest on PGlite', () => {
+  const unitOk = run(
+    'unit and API contract tests on PGlite',
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile=${reports}/vitest.json`,
+    ],
+    { DATABASE_URL: '' },
+  );
+  countVitest('vitest', `${reports}/vitest.json`, unitOk);
+});
 
-const postgresOk = run(
-  'API contract tests on PostgreSQL',
-  'npx',
-  [
-    'vitest',
-    'run',
-    '--project',
-    'api',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile=${reports}/vitest-postgres.json`,
-  ],
-  { DATABASE_URL: env.TEST_DATABASE_URL },
-);
-countVitest('vitest on PostgreSQL', `${reports}/vitest-postgres.json`, postgresOk);
+// A second time on PostgreSQL, only the API tests tagged `database` (vitest.config.ts): those
+// exercise what PGlite and PostgreSQL could do differently.
+await timed('vitest on PostgreSQL', () => {
+  const postgresOk = run(
+    'API contract tests tagged database, on PostgreSQL',
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--project',
+      'api*',
+      '--tags-filter=database',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile=${reports}/vitest-postgres.json`,
+    ],
+    { DATABASE_URL: env.TEST_DATABASE_URL },
+  );
+  countVitest('vitest on PostgreSQL', `${reports}/vitest-postgres.json`, postgresOk);
+});
 
 // Built as production is behind a proxy: with PUBLIC_ORIGIN known at build time, Astro trusts
 // forwarded headers for it, which the browser tests attack.
 const e2eOrigin = `http://127.0.0.1:${process.env.E2E_PORT ?? 4399}`;
-if (run('build', 'npm', ['run', 'build'], { PUBLIC_ORIGIN: e2eOrigin })) {
+const built = await timed('build', () =>
+  run('build', 'npm', ['run', 'build'], { PUBLIC_ORIGIN: e2eOrigin }),
+);
+if (built) {
   totals.passed += 1;
-  const e2eOk = run('browser tests (Playwright)', 'npx', ['playwright', 'test']);
-  countPlaywright(`${reports}/e2e.json`, e2eOk);
+  await timed('browser tests', () => {
+    const e2eOk = run('browser tests (Playwright)', 'npx', ['playwright', 'test']);
+    countPlaywright(`${reports}/e2e.json`, e2eOk);
+  });
 } else {
   totals.failed += 1;
   failures.push('build');
 }
 
+// The total is the whole run's, setting up PostgreSQL included.
+const minutes = (seconds) => (seconds / 60).toFixed(1).padStart(8);
+const timeTable = [
+  `${'stage'.padEnd(22)}${'minutes'.padStart(8)}${'CPU min'.padStart(8)}`,
+  ...[
+    ...stageTimes,
+    { stage: 'total', seconds: performance.now() / 1000, cpuSeconds: childrenCpuSeconds() },
+  ].map(
+    ({ stage, seconds, cpuSeconds }) =>
+      `${stage.padEnd(22)}${minutes(seconds)}${minutes(cpuSeconds)}`,
+  ),
+].join('\n');
+writeFileSync(`${reports}/stage-times.txt`, `${timeTable}\n`);
+console.log(`\nTime per stage:\n${timeTable}`);
 if (failures.length > 0) console.log(`\nFailed: ${failures.join(', ')}`);
 const summary = `${totals.passed} passed, ${totals.failed} failed`;
 writeFileSync(`${reports}/summary.txt`, `${summary}\n`);

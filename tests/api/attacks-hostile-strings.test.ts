@@ -1,3 +1,4 @@
+// @module-tag database
 import { createRequire } from 'node:module';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

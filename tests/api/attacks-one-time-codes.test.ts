@@ -121,7 +121,7 @@ describe('a one-time code', () => {
     expect((await verifyOtp(api, token, code)).status).toBe(200);
   });
 
-  it('counts wrong tries sent at the same moment exactly', async () => {
+  it('counts wrong tries sent at the same moment exactly', { tags: ['database'] }, async () => {
     const { phone, token } = await memberWithPhone(api);
     expect((await sendOtp(api, token)).status).toBe(200);
     const code = await lastCodeTo(api, phone);

@@ -234,16 +234,20 @@ describe('signing in with the app', () => {
     expect(older.status).toBe(422);
   });
 
-  it('accepts one of two requests sending the same code at the same moment', async () => {
-    const { account, secret } = await memberWithApp();
-    nextStep();
-    const code = appCode(secret);
-    const sessions = [await api.signInToken(account), await api.signInToken(account)];
+  it(
+    'accepts one of two requests sending the same code at the same moment',
+    { tags: ['database'] },
+    async () => {
+      const { account, secret } = await memberWithApp();
+      nextStep();
+      const code = appCode(secret);
+      const sessions = [await api.signInToken(account), await api.signInToken(account)];
 
-    const answers = await Promise.all(sessions.map((token) => verifyWithApp(token, code)));
+      const answers = await Promise.all(sessions.map((token) => verifyWithApp(token, code)));
 
-    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 422]);
-  });
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 422]);
+    },
+  );
 
   it('refuses the code of the app’s secret when the member has no app, and a texted code in its place', async () => {
     const { token } = await signedIn();

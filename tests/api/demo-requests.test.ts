@@ -1,3 +1,4 @@
+// @module-tag database
 import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobs, requests, requestUpdates, users } from '../../api/db/schema/index.ts';

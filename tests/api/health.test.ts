@@ -1,3 +1,4 @@
+// @module-tag database
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../api/db/client.ts';
 import { logger } from '../../platform/logger.ts';

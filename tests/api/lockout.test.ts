@@ -93,21 +93,25 @@ describe('account lockout', () => {
     expect((await api.signIn(account)).status).toBe(200);
   });
 
-  it('counts concurrent failures exactly, locking once all 10 are in', async () => {
-    const account = await api.createUser();
+  it(
+    'counts concurrent failures exactly, locking once all 10 are in',
+    { tags: ['database'] },
+    async () => {
+      const account = await api.createUser();
 
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        api.signIn({ email: account.email, password: 'a wrong password' }),
-      ),
-    );
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          api.signIn({ email: account.email, password: 'a wrong password' }),
+        ),
+      );
 
-    expect(answers.map((response) => response.status)).toEqual(Array(10).fill(401));
-    const user = await reloadUser(api.db, account.user.id);
-    expect(user.failedAttempts).toBe(10);
-    expect(user.lockedAt).not.toBeNull();
-    expect((await api.signIn(account)).status).toBe(401);
-  });
+      expect(answers.map((response) => response.status)).toEqual(Array(10).fill(401));
+      const user = await reloadUser(api.db, account.user.id);
+      expect(user.failedAttempts).toBe(10);
+      expect(user.lockedAt).not.toBeNull();
+      expect((await api.signIn(account)).status).toBe(401);
+    },
+  );
 
   it('counts failures per account, so another member is not affected', async () => {
     const locked = await api.createUser();
@@ -148,21 +152,25 @@ describe('the unlock email', () => {
     expect(await api.mailTo(account.email)).toHaveLength(1);
   });
 
-  it('is written exactly once when 50 wrong guesses arrive at the same moment', async () => {
-    const account = await api.createUser();
+  it(
+    'is written exactly once when 50 wrong guesses arrive at the same moment',
+    { tags: ['database'] },
+    async () => {
+      const account = await api.createUser();
 
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        api.signIn({ email: account.email, password: 'a wrong password' }),
-      ),
-    );
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          api.signIn({ email: account.email, password: 'a wrong password' }),
+        ),
+      );
 
-    expect(answers.map((response) => response.status)).toEqual(Array(50).fill(401));
-    const user = await reloadUser(api.db, account.user.id);
-    expect(user.failedAttempts).toBe(10);
-    expect(user.lockedAt).not.toBeNull();
-    expect(await api.mailTo(account.email)).toHaveLength(1);
-  });
+      expect(answers.map((response) => response.status)).toEqual(Array(50).fill(401));
+      const user = await reloadUser(api.db, account.user.id);
+      expect(user.failedAttempts).toBe(10);
+      expect(user.lockedAt).not.toBeNull();
+      expect(await api.mailTo(account.email)).toHaveLength(1);
+    },
+  );
 
   it('is written again for a new lock after the first one has lifted', async () => {
     const account = await api.createUser();

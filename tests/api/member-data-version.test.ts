@@ -1,3 +1,4 @@
+// @module-tag database
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -742,7 +742,7 @@ async function secondVerifiedSession(account: { email: string; password: string 
   return { token, mfaToken };
 }
 
-describe('two sessions changing the phone at once', () => {
+describe('two sessions changing the phone at once', { tags: ['database'] }, () => {
   it('confirms only the number given last: the code texted for an earlier one, from any session, is void', async () => {
     const { account, token, phone, mfaToken } = await enrolledMember();
     const other = await secondVerifiedSession(account, phone.e164);

@@ -1,3 +1,4 @@
+// @module-tag database
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';

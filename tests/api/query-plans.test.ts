@@ -1,3 +1,4 @@
+// @module-tag database
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withRequestContext } from '../../platform/logger.ts';
 import { MINUTE } from '../../platform/clock.ts';

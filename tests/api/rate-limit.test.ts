@@ -1,3 +1,4 @@
+// @module-tag database
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitBuckets } from '../../api/db/schema/index.ts';
 import { rateLimitKey } from '../../platform/client-address.ts';

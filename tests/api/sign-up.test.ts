@@ -211,17 +211,21 @@ describe('POST /api/v1/users/sign_up', () => {
     expect(await response.json()).toEqual({ error: message, field });
   });
 
-  it('creates one account when the same email signs up twice at the same moment', async () => {
-    const email = uniqueEmail();
+  it(
+    'creates one account when the same email signs up twice at the same moment',
+    { tags: ['database'] },
+    async () => {
+      const email = uniqueEmail();
 
-    const answers = await Promise.all([
-      api.signUp(newMember({ email })),
-      api.signUp(newMember({ email })),
-    ]);
+      const answers = await Promise.all([
+        api.signUp(newMember({ email })),
+        api.signUp(newMember({ email })),
+      ]);
 
-    expect(answers.map((response) => response.status).sort()).toEqual([201, 422]);
-    expect(await api.db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
-  });
+      expect(answers.map((response) => response.status).sort()).toEqual([201, 422]);
+      expect(await api.db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
+    },
+  );
 });
 
 describe('sign-up rate limit per client address', () => {

@@ -1,3 +1,4 @@
+// @module-tag database
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { outboxMessages } from '../../api/db/schema/index.ts';

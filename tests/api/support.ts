@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { createApiApp } from '../../api/app.ts';
 import { randomFactorSecrets } from '../../api/services/factors/factor-secrets.ts';
 import { openDatabase, type Database, type OpenedDatabase } from '../../api/db/client.ts';
@@ -23,6 +23,7 @@ import { TrustedProxies } from '../../platform/trusted-proxies.ts';
 import { hashPassword } from '../../api/services/sign-in/passwords.ts';
 import type { FileStorage } from '../../api/services/files/storage/file-storage.ts';
 import { LocalFileStorage } from '../../api/services/files/storage/local-storage.ts';
+import { databaseUrlNamed, onPostgresServer, scratchFolderParent } from './database-template.ts';
 
 export interface FreshDatabase {
   /** What to pass to openDatabase or startReferenceApi to reach it. */
@@ -33,25 +34,32 @@ export interface FreshDatabase {
 
 /**
  * An empty database of its own for one test file: PGlite in memory by default; with DATABASE_URL
- * set, a new uniquely named database on that PostgreSQL server.
+ * set, a new uniquely named database on that PostgreSQL server, copied from the migrated template
+ * of tests/api/database-template.ts.
  */
 export async function createFreshDatabase(): Promise<FreshDatabase> {
   const serverUrl = process.env['DATABASE_URL'];
   if (!serverUrl) return { options: { dataDir: 'memory://' }, dispose: async () => {} };
 
   const name = `api_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await onServer(serverUrl, `CREATE DATABASE "${name}"`);
-  const databaseUrl = new URL(serverUrl);
-  databaseUrl.pathname = `/${name}`;
+  await onPostgresServer(
+    serverUrl,
+    `CREATE DATABASE "${name}" TEMPLATE "${inject('postgresTemplateDatabase')}"`,
+  );
   return {
-    options: { databaseUrl: databaseUrl.toString() },
-    dispose: () => onServer(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    options: { databaseUrl: databaseUrlNamed(serverUrl, name) },
+    dispose: () => onPostgresServer(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
   };
 }
 
-/** A freshly migrated database (see createFreshDatabase), dropped again on close. */
+/**
+ * A freshly migrated database, dropped again on close: on PostgreSQL see createFreshDatabase; on
+ * PGlite a copy of the migrated template folder, removed on close.
+ */
 export async function openTestDatabase(): Promise<OpenedDatabase> {
-  const fresh = await createFreshDatabase();
+  const fresh = process.env['DATABASE_URL']
+    ? await createFreshDatabase()
+    : await copyOfPgliteTemplate();
   try {
     const opened = await openDatabase(fresh.options);
     return {
@@ -67,14 +75,13 @@ export async function openTestDatabase(): Promise<OpenedDatabase> {
   }
 }
 
-async function onServer(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
+async function copyOfPgliteTemplate(): Promise<FreshDatabase> {
+  const dataDir = await mkdtemp(path.join(scratchFolderParent(), 'api-test-database-'));
+  await cp(inject('pgliteTemplateFolder'), dataDir, { recursive: true });
+  return {
+    options: { dataDir },
+    dispose: () => rm(dataDir, { recursive: true, force: true }),
+  };
 }
 
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -146,6 +153,23 @@ export interface TestApi {
   /** The outbox rows addressed to `recipient` (an email address or a phone), oldest first. */
   mailTo(recipient: string): Promise<OutboxMessage[]>;
   close(): Promise<void>;
+}
+
+/**
+ * The argon2 hash of each password the tests' users are made with, made once per worker: the
+ * users stored straight in the database share it (their salt repeats, which no check reads), and
+ * every sign-in still verifies it at the production cost. Hashing per account is tested through
+ * sign-up, reset and change.
+ */
+const hashesOfTestPasswords = new Map<string, Promise<string>>();
+
+function hashOf(password: string): Promise<string> {
+  let hash = hashesOfTestPasswords.get(password);
+  if (!hash) {
+    hash = hashPassword(password);
+    hashesOfTestPasswords.set(password, hash);
+  }
+  return hash;
 }
 
 export function uniqueEmail(): string {
@@ -236,7 +260,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
         .insert(users)
         .values({
           email,
-          passwordHash: await hashPassword(password),
+          passwordHash: await hashOf(password),
           name: userOptions.name ?? 'Avery',
           lastName: userOptions.lastName ?? 'Jordan',
           companyId,

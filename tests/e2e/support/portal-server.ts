@@ -109,6 +109,37 @@ export function gracefulStop(
   };
 }
 
+/**
+ * Names the DATA_DIR that ./data-template.ts prepared (migrated and seeded) once per run:
+ * scripts/serve-e2e.mjs starts from a copy of it instead of migrating and seeding a new database,
+ * seconds saved on every server the tests start.
+ */
+export const dataTemplateVariable = 'PORTAL_DATA_TEMPLATE';
+
+/**
+ * Settings that leave a fresh server's data as the template's (the demo data seeded, the same
+ * embedded PGlite): a server with any other setting of its own starts from an empty folder.
+ */
+const settingsKeepingTheTemplate = new Set([
+  'OUTBOX_VIEWER',
+  'KIT_GALLERY',
+  'LOG_LEVEL',
+  'TRUSTED_PROXIES',
+  'API_TIMEOUT_MS',
+  'MEMBER_PAGE_CACHE_MB',
+  'SHUTDOWN_TIMEOUT_MS',
+  'SENTRY_DSN',
+  'SENTRY_ENVIRONMENT',
+  'SENTRY_RELEASE',
+]);
+
+function startsFromDataTemplate(options: PortalServerOptions): boolean {
+  return (
+    options.dataDir === undefined &&
+    Object.keys(options.env ?? {}).every((name) => settingsKeepingTheTemplate.has(name))
+  );
+}
+
 /** Starts an extra production server on a free loopback port ({@link freePort}); always `stop()` it. */
 export async function startPortalServer(options: PortalServerOptions = {}): Promise<PortalServer> {
   // A fresh embedded database on two shared cores under the whole suite can take half a minute.
@@ -121,6 +152,9 @@ export async function startPortalServer(options: PortalServerOptions = {}): Prom
 
   const settings: Record<string, string | undefined> = {
     ...process.env,
+    [dataTemplateVariable]: startsFromDataTemplate(options)
+      ? process.env[dataTemplateVariable]
+      : undefined,
     API_ORIGIN: undefined,
     DATABASE_URL: undefined,
     HOST: '127.0.0.1',
