@@ -1,14 +1,8 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  isAstroOwnRoute,
-  matchRoute,
-  pageRoutes,
-  partnerSlugs,
-  paths,
-  type RouteName,
-} from './routes';
+import { isAstroOwnRoute, matchRoute, pageRoutes, paths, type RouteName } from './routes';
+import { PARTNER_OFFER_IDS } from '../contract/partner-offers.ts';
 
 const pageAt = (pathname: string) => {
   const match = matchRoute(pathname);
@@ -118,15 +112,14 @@ describe('the legacy redirects', () => {
 });
 
 describe('the partner redirects', () => {
-  it.each(partnerSlugs.flatMap((slug) => [`/products/${slug}`, `/additional-information/${slug}`]))(
-    'sends %s to its partner',
-    (pathname) => {
-      expect(matchRoute(pathname)).toMatchObject({ kind: 'partner' });
-    },
-  );
+  it.each(
+    PARTNER_OFFER_IDS.flatMap((slug) => [`/products/${slug}`, `/additional-information/${slug}`]),
+  )('sends %s to its partner', (pathname) => {
+    expect(matchRoute(pathname)).toMatchObject({ kind: 'partner' });
+  });
 
   it('lists exactly the seven offers of the specification', () => {
-    expect([...partnerSlugs].sort()).toEqual(
+    expect([...PARTNER_OFFER_IDS].sort()).toEqual(
       [
         'auto-insurance',
         'home-insurance',

@@ -5,6 +5,8 @@
  * tricks, no double-slash or encoding surprises.
  */
 
+import { PARTNER_OFFER_IDS, type PartnerOfferId } from '../contract/partner-offers.ts';
+
 /** Who may see a page. */
 export type Guard =
   /** Anyone. */
@@ -286,32 +288,19 @@ export const legacyRedirects: readonly LegacyRedirect[] = [
   { pattern: '/users/sign_up{/:companySlug}?', to: () => '/sign-up' },
 ];
 
-/** The partner offers the product links out to (docs/PRODUCT.md §1, §2). */
-export const partnerSlugs = [
-  'term-life-insurance',
-  'auto-insurance',
-  'home-insurance',
-  'home-warranty',
-  'renters-insurance',
-  'pet-insurance',
-  'wills-and-trusts',
-] as const;
-
-export type PartnerSlug = (typeof partnerSlugs)[number];
-
 /** `/products/{x}` and its alias `/additional-information/{x}`. */
 export const partnerRedirectPatterns = [
   '/products/:slug',
   '/additional-information/:slug',
 ] as const;
 
-const isPartnerSlug = (value: string): value is PartnerSlug =>
-  (partnerSlugs as readonly string[]).includes(value);
+const isPartnerOfferId = (value: string): value is PartnerOfferId =>
+  (PARTNER_OFFER_IDS as readonly string[]).includes(value);
 
 export type RouteMatch =
   | { readonly kind: 'page'; readonly route: PageRoute; readonly params: Record<string, string> }
   | { readonly kind: 'legacy'; readonly location: string }
-  | { readonly kind: 'partner'; readonly slug: PartnerSlug }
+  | { readonly kind: 'partner'; readonly slug: PartnerOfferId }
   | { readonly kind: 'not-found' };
 
 /**
@@ -380,7 +369,7 @@ export function matchRoute(pathname: string): RouteMatch {
     const result = matcher.exec({ pathname: path });
     if (result) {
       const slug = result.pathname.groups['slug'] ?? '';
-      return isPartnerSlug(slug) ? { kind: 'partner', slug } : { kind: 'not-found' };
+      return isPartnerOfferId(slug) ? { kind: 'partner', slug } : { kind: 'not-found' };
     }
   }
 

@@ -1,4 +1,4 @@
-import { partnerSlugs } from '../routes';
+import { PARTNER_OFFER_IDS } from '../../contract/partner-offers.ts';
 
 /**
  * Every field an editor fills in, defined once: its label in the editor, its rule, and the
@@ -77,8 +77,8 @@ export const offerFields = {
   id: {
     kind: 'choice',
     label: 'Partner',
-    sentence: `every offer needs the id of a partner, one of ${partnerSlugs.join(', ')}`,
-    options: partnerSlugs,
+    sentence: `every offer needs the id of a partner, one of ${PARTNER_OFFER_IDS.join(', ')}`,
+    options: PARTNER_OFFER_IDS,
   },
   ...offerDetailFields,
 } as const satisfies Fields;

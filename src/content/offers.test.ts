@@ -4,7 +4,7 @@ import { load } from 'js-yaml';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'astro/zod';
 import { collections } from '../content.config';
-import { partnerSlugs } from '../routes';
+import { PARTNER_OFFER_IDS } from '../../contract/partner-offers.ts';
 
 // Outside Astro, a collection is what its definition says: its loader and its schema.
 vi.mock('astro:content', () => ({ defineCollection: <T>(definition: T): T => definition }));
@@ -15,7 +15,7 @@ describe('the offers file', () => {
   ) as Record<string, { url: string }>;
 
   it('has one entry for every partner slug, and no other', () => {
-    expect(Object.keys(offers).sort()).toEqual([...partnerSlugs].sort());
+    expect(Object.keys(offers).sort()).toEqual([...PARTNER_OFFER_IDS].sort());
   });
 
   it('sends every offer to an https address', () => {
@@ -44,7 +44,7 @@ describe('an offer an editor gets wrong', () => {
     description: 'Compare cover for your car from trusted insurers.',
     url: 'https://partners.example.com/auto-insurance',
   };
-  const id = `id: every offer needs the id of a partner, one of ${partnerSlugs.join(', ')}`;
+  const id = `id: every offer needs the id of a partner, one of ${PARTNER_OFFER_IDS.join(', ')}`;
   const title = 'title: every offer needs a title, the name of the offer';
   const description = 'description: every offer needs a description, a sentence about the offer';
   const url = 'url: every offer needs the partner’s address, starting with https://';

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { loggableRouteParameters, matchRoute, partnerSlugs } from '../routes';
+import { loggableRouteParameters, matchRoute } from '../routes';
 import {
   loggablePath,
   pathTokenRedactor,
   redactPathTokens,
   routePatterns,
 } from './token-redaction';
+import { PARTNER_OFFER_IDS } from '../../contract/partner-offers.ts';
 
 /**
  * A real path of `pattern`, optional parts included: each secret parameter (and wildcard) filled
@@ -22,7 +23,7 @@ function samplePath(pattern: string): { path: string; secrets: string[]; kept: s
         secrets.push(value);
         return value;
       }
-      const value = name === 'slug' ? partnerSlugs[0] : constraint ? '4242' : `kept-${name}`;
+      const value = name === 'slug' ? PARTNER_OFFER_IDS[0] : constraint ? '4242' : `kept-${name}`;
       kept.push(value);
       return value;
     })

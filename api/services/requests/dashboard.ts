@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.ts';
 import { OPEN_REQUEST_STATUSES } from '../../db/schema/index.ts';
-import { PARTNER_OFFER_IDS, type PartnerOfferId } from './partner-offers.ts';
+import { PARTNER_OFFER_IDS, type PartnerOfferId } from '../../../contract/partner-offers.ts';
 import {
   listRecentUpdates,
   listRequestSummaries,
