@@ -4,7 +4,6 @@ import { users, type User } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { authenticatorAppAddedEmail } from '../messages/account-emails.ts';
 import type { Clock } from '../../../platform/clock.ts';
-import { credentialsChanged } from '../account/credential-events.ts';
 import type { FactorSecrets } from './factor-secrets.ts';
 import {
   CODES_PAUSED,
@@ -18,9 +17,7 @@ import {
 } from './step.ts';
 import { lockedUser } from './member-factors.ts';
 import { looksLikeOneTimeCode, normaliseOneTimeCodeInput } from './one-time-codes.ts';
-import { enqueueEmail } from '../messages/outbox.ts';
-import { issueRecoveryCodesIfNone } from './recovery-code-store.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
+import { strongFactorAdded } from './strong-factor-added.ts';
 import { matchingTotpStep, newTotpSecret, totpSecretText, totpUri } from './totp.ts';
 
 /**
@@ -111,20 +108,13 @@ export function confirmApp(
         updatedAt: now,
       })
       .where(eq(users.id, user.id));
-    const recoveryCodes = await issueRecoveryCodesIfNone(transaction, user.id, now);
-    await recordSecurityEvent(transaction, {
-      userId: user.id,
+    const recoveryCodes = await strongFactorAdded(transaction, {
+      user,
       kind: 'authenticator_app_added',
+      email: authenticatorAppAddedEmail(input.publicOrigin, replacing),
       origin: input.origin,
-      at: now,
-    });
-    await credentialsChanged(transaction, 'factor_added', { userId: user.id, now });
-    await enqueueEmail(
-      transaction,
-      user.email,
-      authenticatorAppAddedEmail(input.publicOrigin, replacing),
       now,
-    );
+    });
     const completed = await completeSecondStep(transaction, context, now, input.origin);
     return { verified: true, recoveryCodes, ...completed };
   });

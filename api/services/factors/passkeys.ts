@@ -31,15 +31,13 @@ import {
   type MfaRequestContext,
 } from './step.ts';
 import { lockedUser } from './member-factors.ts';
-import { credentialsChanged } from '../account/credential-events.ts';
-import { enqueueEmail } from '../messages/outbox.ts';
 import {
   describePasskey,
   PASSKEYS_PER_MEMBER,
   passkeysOf,
   type PasskeyView,
 } from './passkey-store.ts';
-import { issueRecoveryCodesIfNone } from './recovery-code-store.ts';
+import { strongFactorAdded } from './strong-factor-added.ts';
 import { recordSecurityEvent } from '../account/security-events.ts';
 import { createSession, deleteEndedSessions, type IssuedSession } from '../sign-in/sessions.ts';
 import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
@@ -277,20 +275,13 @@ export function addPasskey(
         updatedAt: now,
       })
       .where(eq(users.id, user.id));
-    const recoveryCodes = await issueRecoveryCodesIfNone(transaction, user.id, now);
-    await recordSecurityEvent(transaction, {
-      userId: user.id,
+    const recoveryCodes = await strongFactorAdded(transaction, {
+      user,
       kind: 'passkey_added',
+      email: passkeyAddedEmail(input.publicOrigin, input.name),
       origin: input.origin,
-      at: now,
-    });
-    await credentialsChanged(transaction, 'factor_added', { userId: user.id, now });
-    await enqueueEmail(
-      transaction,
-      user.email,
-      passkeyAddedEmail(input.publicOrigin, input.name),
       now,
-    );
+    });
     const completed = await completeSecondStep(transaction, context, now, input.origin);
     return { added: true, passkey: describePasskey(passkey), recoveryCodes, ...completed };
   });
