@@ -11,14 +11,8 @@
  * gzipped on its own.
  */
 import { chromium, type Page } from '@playwright/test';
-import {
-  budgets,
-  gzipBytesAsServed,
-  importsOf,
-  inlineScriptsOf,
-  scriptReferencesOf,
-  type BudgetCheck,
-} from './page-weight.ts';
+import { budgets, gzipBytesAsServed, type BudgetCheck } from './page-weight.ts';
+import { importsOf, inlineScriptsOf, scriptReferencesOf } from './page-references.ts';
 
 /** The chunk of src/lib/session-replay.ts: the build names a chunk after its entry module. */
 const replayChunk = /\/session-replay\.[\w-]+\.js$/;

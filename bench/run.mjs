@@ -21,13 +21,8 @@ import { unkeptViews } from './unkept-views.ts';
 import { floorHeaders, startFloorPage } from './floor-page.ts';
 import { lighthouseRule, performanceChecks } from './lighthouse-rule.ts';
 import { measureMonitoringClient, monitoringBudgetCheck } from './monitoring-weight.ts';
-import {
-  byteBudgetChecks,
-  kilobytes,
-  measurePage,
-  planVisits,
-  prepareDemo,
-} from './page-weight.ts';
+import { byteBudgetChecks, kilobytes, measurePage, planVisits } from './page-weight.ts';
+import { prepareDemo } from './demo-visitors.ts';
 
 const port = Number(process.env.BENCH_PORT ?? 4398);
 const origin = `http://127.0.0.1:${port}`;

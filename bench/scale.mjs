@@ -20,8 +20,9 @@ import { portRange } from '../scripts/free-port.mjs';
 import { postgresBinaries, startThrowawayPostgres } from '../scripts/throwaway-postgres.mjs';
 import { cookieHeaderOf } from './cookie-jar.ts';
 import { startPortalServer } from './portal-server.ts';
-import { get, signIn } from './page-weight.ts';
+import { get } from './page-weight.ts';
 import { unkeptViews } from './unkept-views.ts';
+import { signIn } from './demo-visitors.ts';
 
 const samplesPerPage = Number(process.env.SCALE_SAMPLES ?? 30);
 const members = 100_000;

@@ -1,12 +1,7 @@
 import { expect, test } from '@playwright/test';
-import {
-  byteBudgetChecks,
-  kilobytes,
-  measurePage,
-  planVisits,
-  prepareDemo,
-} from '../../bench/page-weight.ts';
+import { byteBudgetChecks, kilobytes, measurePage, planVisits } from '../../bench/page-weight.ts';
 import { member } from './support/journeys';
+import { prepareDemo } from '../../bench/demo-visitors.ts';
 
 /**
  * The byte budgets of docs/PRODUCT.md §14 for every page of the route table in every state, on
