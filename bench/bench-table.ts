@@ -349,7 +349,7 @@ function throughputTable(rows: readonly BenchRow[], settings: BenchSettings): st
     budgetLegend(pages, throughputFigures),
     ...(unbudgeted
       ? [
-          // One line, under the table: why 1% is no fault (docs/PERFORMANCE.md has the detail).
+          // One line, under the table: why 1% is no fault.
           'Signed-in pages are slower: each runs SQL through the API, checks the session and renders React.',
         ]
       : []),

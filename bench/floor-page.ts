@@ -5,7 +5,7 @@ import { listenOnFreePort } from '../scripts/free-port.mjs';
  * The floor of this machine: a page with nothing but a heading, sent with the portal's own
  * headers, which Lighthouse loads like the portal's pages. No page can do better than it on the
  * same machine, so the bench prints it beside them: what a page adds is its difference from the
- * floor (docs/PERFORMANCE.md, "The machine's floor").
+ * floor.
  */
 export const floorPageHtml =
   '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +

@@ -32,7 +32,7 @@ const memberCount = Number(process.env.LOAD_MEMBERS ?? 200);
 const rounds = Number(process.env.LOAD_ROUNDS ?? 2);
 const reportFile = 'reports/load.json';
 const password = 'load-test passphrase 2026';
-/** Shared by both servers, as every copy of the site must share them (docs/OPERATIONS.md). */
+/** Shared by both servers, as every copy of the site must share them. */
 const sharedSecrets = {
   SESSION_SECRET: randomBytes(32).toString('base64url'),
   STORAGE_SECRET: randomBytes(32).toString('base64url'),

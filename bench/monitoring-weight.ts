@@ -114,7 +114,7 @@ export function monitoringWeight(
   };
 }
 
-/** The budget of docs/PRODUCT.md §14 the monitoring client is held to. */
+/** The budget the monitoring client is held to. */
 export function monitoringBudgetCheck(weight: MonitoringWeight): BudgetCheck {
   return {
     figure: 'JavaScript the monitoring client adds (gzip)',

@@ -12,7 +12,7 @@ export interface StylesheetFindings {
 }
 
 /**
- * docs/PRODUCT.md §14: no page waits for a stylesheet (each carries its styles inline), and the
+ * No page waits for a stylesheet (each carries its styles inline), and the
  * tokens the build leaves out of them (src/styles/prune-unused-tokens.mjs) are ones no style uses.
  */
 export function stylesheetFindings(html: string): StylesheetFindings {
@@ -122,7 +122,7 @@ function modulesAskedTogether(html: string): ModulesAskedTogether[] {
 }
 
 /**
- * docs/PRODUCT.md §14: every module an island needs is asked for at once when it starts to
+ * Every module an island needs is asked for at once when it starts to
  * hydrate, and so is every module a held script needs when it starts. The browser asks for the
  * modules a page names ({@link modulesAskedTogether}); any other module they import, statically
  * and all the way down, it would find only once its importer had arrived. Returns those, by

@@ -1,7 +1,7 @@
 /**
- * What a first visit to each page of the route table weighs, and the byte budgets of
- * docs/PRODUCT.md §14 it is held to. Shared by `npm run bench` (bench/run.mjs) and the byte-budget
- * browser test (tests/e2e/byte-budgets.spec.ts), so that the two never measure differently.
+ * What a first visit to each page of the route table weighs, and the byte budgets it is held to.
+ * Shared by `npm run bench` (bench/run.mjs) and the byte-budget browser test
+ * (tests/e2e/byte-budgets.spec.ts), so that the two never measure differently.
  *
  * Pages are read over HTTP from a running production server, as a browser without a cache would:
  * the document, then every script (inline ones, and modules with all their static and dynamic
@@ -27,7 +27,7 @@ import {
 
 const kilobyte = 1024;
 
-/** docs/PRODUCT.md §14. */
+/** The byte budgets of docs/PRODUCT.md §14. */
 export const budgets = {
   /** JavaScript, gzip, everything the page loads: pages without islands. */
   javaScriptWithoutIslands: 3 * kilobyte,
@@ -82,7 +82,7 @@ export type Visitor =
 
 /** One page in one state, as the bench and the byte-budget check visit it. */
 export interface PlannedVisit {
-  /** A route of the table, or NotFound: any other path (docs/PRODUCT.md §2). */
+  /** A route of the table, or NotFound: any other path. */
   readonly route: RouteName | 'NotFound';
   /** Who visits, and anything else that sets the page apart (a tab, a parameter left out). */
   readonly state: string;
@@ -220,16 +220,16 @@ export function fillPattern(pattern: string, parameters: Readonly<Record<string,
   });
 }
 
-/** The JavaScript budget of a page: docs/PRODUCT.md §14. */
+/** The JavaScript budget of a page. */
 export function javaScriptBudget(visit: PlannedVisit, weight: PageWeight): number {
   if (!weight.hasIslands) return budgets.javaScriptWithoutIslands;
   return visit.signedInPage ? budgets.javaScriptSignedIn : budgets.javaScriptSignInFamily;
 }
 
 /**
- * Modules that no page loads by itself: only a visitor's request does (docs/PRODUCT.md §14). They
- * are weighed apart from the page, in {@link PageWeight.onDemandJavaScriptGzipBytes}; the browser
- * tests that each is not fetched before that request (tests/e2e/passkeys.spec.ts).
+ * Modules that no page loads by itself: only a visitor's request does. They are weighed apart from
+ * the page, in {@link PageWeight.onDemandJavaScriptGzipBytes}; the browser tests that each is not
+ * fetched before that request (tests/e2e/passkeys.spec.ts).
  */
 export const onDemandModules: readonly RegExp[] = [
   // WebAuthn: a click on a passkey button, or the first focus of SignIn's email field.
@@ -431,7 +431,7 @@ export interface BudgetCheck {
   readonly ok: boolean;
 }
 
-/** The byte budgets of docs/PRODUCT.md §14 that apply to one weighed page. */
+/** The byte budgets that apply to one weighed page. */
 export function byteBudgetChecks(visit: PlannedVisit, weight: PageWeight): BudgetCheck[] {
   const check = (figure: string, value: number, budget: number): BudgetCheck => ({
     figure,

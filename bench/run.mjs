@@ -36,14 +36,14 @@ const reportFile = 'reports/bench.json';
 const testPortRange = portRange();
 
 /**
- * docs/PRODUCT.md §14: Lighthouse, mobile default throttling; performance by the rule of
+ * §14: Lighthouse, mobile default throttling; performance by the rule of
  * bench/lighthouse-rule.ts.
  */
 const lighthouseBudgets = { accessibility: 100, bestPractices: 100, lcpMs: 800 };
-/** docs/PRODUCT.md §14: server-rendered GET /sign-in against a small static file. */
+/** §14: server-rendered GET /sign-in against a small static file. */
 const signInThroughputShare = 0.35;
 /**
- * docs/PRODUCT.md §14: the signed-in pages members use every day against the static file, by the
+ * §14: the signed-in pages members use every day against the static file, by the
  * database the server's embedded API runs on.
  */
 const signedInThroughputShare = { embedded: 0.02, PostgreSQL: 0.06 };
@@ -78,7 +78,7 @@ const throughputPages = [
 ];
 /**
  * Pages measured a second time with every view a new address (a query the page ignores), so that
- * none is served from the copy the server keeps of a member's page (docs/PRODUCT.md §14): what a
+ * none is served from the copy the server keeps of a member's page: what a
  * view costs when the member's data has just changed. Shown beside the budgeted rows, not held to
  * a budget.
  */

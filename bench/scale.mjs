@@ -1,13 +1,13 @@
-// `npm run scale`: whether the pages members use stay as fast as the data grows
-// (docs/PERFORMANCE.md, "Flat as the data grows"). On a production build served on PostgreSQL (a
-// throw-away cluster from the machine's packages, or SCALE_DATABASE_URL's server, on which it
-// creates and drops databases of its own), it makes two databases with the demo data (the dentist
-// request given 200 notes), grows the second to 100,000 members, 1,000,000 requests and
-// 3,000,000 timeline entries, and gives its demo member 2,000 more requests. A server on each, it
-// times the Dashboard, Requests (its first page and its last, reached by the pager's cursor), a
-// request's page and a sign-in, one view at a time, each page rendered (never a kept copy), the
-// two servers in turn, so that whatever else the machine is doing weighs on both alike. Prints the
-// table, writes reports/scale.json, and exits 1 when a time at scale is past 1.5× the demo data's.
+// `npm run scale`: whether the pages members use stay as fast as the data grows. On a production
+// build served on PostgreSQL (a throw-away cluster from the machine's packages, or
+// SCALE_DATABASE_URL's server, on which it creates and drops databases of its own), it makes two
+// databases with the demo data (the dentist request given 200 notes), grows the second to 100,000
+// members, 1,000,000 requests and 3,000,000 timeline entries, and gives its demo member 2,000 more
+// requests. A server on each, it times the Dashboard, Requests (its first page and its last,
+// reached by the pager's cursor), a request's page and a sign-in, one view at a time, each page
+// rendered (never a kept copy), the two servers in turn, so that whatever else the machine is doing
+// weighs on both alike. Prints the table, writes reports/scale.json, and exits 1 when a time at
+// scale is past 1.5× the demo data's.
 // Times, so never in `npm test`; that every member query has an index to use is held there
 // (tests/api/query-plans.test.ts).
 import { spawnSync } from 'node:child_process';

@@ -1,6 +1,5 @@
 /**
- * Addresses for views the server cannot answer from a kept copy of a member's page
- * (docs/decisions/060-kept-member-pages.md):
+ * Addresses for views the server cannot answer from a kept copy of a member's page:
  * each call gives the address with a query of its own (`view=<n>`), which the pages ignore and
  * the kept copies' keys do not, so every view is rendered.
  */

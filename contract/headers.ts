@@ -3,7 +3,7 @@
 /** The id a request's answer carries and its log lines repeat, passed on from server to server. */
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-/** The token the second step of sign-in issued, sent with the session's own (docs/PRODUCT.md §7.1). */
+/** The token the second step of sign-in issued, sent with the session's own. */
 export const MFA_TOKEN_HEADER = 'mfa-token';
 
 /** The declared checksum an upload carries: base64 SHA-256 of the content. */

@@ -17,7 +17,7 @@ export const PASSWORD_MAX_LENGTH = 128;
 /** At most this many recovery codes left, the member is asked to make a new set. */
 export const RECOVERY_CODES_LOW = 3;
 
-/** A note needs words or a file (docs/PRODUCT.md §7.2.1). */
+/** A note needs words or a file. */
 export function isEmptyNote(body: string, attachmentCount: number): boolean {
   return body.trim() === '' && attachmentCount === 0;
 }

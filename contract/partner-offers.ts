@@ -1,5 +1,5 @@
 /**
- * The partner offers of docs/PRODUCT.md §2.3, by id. Every member may see all of them; their words
+ * The partner offers, by id. Every member may see all of them; their words
  * and addresses are the portal's editable content (src/content/offers.yaml), and the portal
  * redirects to them by these ids.
  */

@@ -1,5 +1,5 @@
 /**
- * What a member's Activity page may list (GET /users/events, docs/PRODUCT.md §11.2): the API records
+ * What a member's Activity page may list (GET /users/events): the API records
  * these kinds, and the portal has a sentence for each.
  */
 export const SECURITY_EVENT_KINDS = [

@@ -6,7 +6,7 @@ import type { TrustedProxies } from './trusted-proxies.ts';
 export const UNKNOWN_CLIENT_ADDRESS = 'unknown';
 
 /**
- * The address of the client that sent a request, for rate limits (docs/PRODUCT.md §11.3).
+ * The address of the client that sent a request, for rate limits.
  *
  * Each proxy appends the address it saw to `X-Forwarded-For`, so the header is read from the
  * right, starting at the socket: while the hop in hand is a trusted proxy, the entry to its left

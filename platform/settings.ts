@@ -49,7 +49,7 @@ export const portSetting = (fallback: number) =>
 
 /**
  * The proxies the operator runs in front of the server, by address or network
- * (`10.0.0.0/8,::1`, `loopback`), whose `X-Forwarded-For` is believed (docs/PRODUCT.md §11.3).
+ * (`10.0.0.0/8,::1`, `loopback`), whose `X-Forwarded-For` is believed.
  * Empty or unset: none, and the socket address is the client's.
  */
 export const trustedProxiesSetting = z

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * The proxies the operator runs in front of a server (`TRUSTED_PROXIES`, docs/PRODUCT.md §11.3):
+ * The proxies the operator runs in front of a server (`TRUSTED_PROXIES`):
  * the only callers whose `X-Forwarded-For` and `X-Request-Id` are believed. Anyone else who
  * reaches the server could write any address there, and so pick their own rate limits.
  *

@@ -226,7 +226,7 @@ function identifyRequest(request, response) {
 
 /**
  * Logs the request's last line once its answer is done: how it ended, how long it took, and how
- * many SQL statements the embedded API sent for it (docs/PERFORMANCE.md).
+ * many SQL statements the embedded API sent for it.
  */
 function logWhenDone(request, response) {
   const startedAt = performance.now();

@@ -1,8 +1,7 @@
 /**
- * The one route table (docs/PRODUCT.md §2). Pages, guards, legacy and partner
- * redirects are data here; the middleware applies them and the tests read
- * them. Patterns are URLPattern pathnames, so matching is exact: no prefix
- * tricks, no double-slash or encoding surprises.
+ * The one route table. Pages, guards, legacy and partner redirects are data here; the middleware
+ * applies them and the tests read them. Patterns are URLPattern pathnames, so matching is exact: no
+ * prefix tricks, no double-slash or encoding surprises.
  */
 
 import { PARTNER_OFFER_IDS, type PartnerOfferId } from '../contract/partner-offers.ts';
@@ -106,12 +105,12 @@ export interface PageRoute {
 }
 
 /**
- * Forms carry a few fields; files go straight to storage (docs/PRODUCT.md §11). Every request
- * body is refused above this unless its route says otherwise.
+ * Forms carry a few fields; files go straight to storage. Every request body is refused above this
+ * unless its route says otherwise.
  */
 export const formBodyLimitBytes = 256 * 1024;
 
-/** A storage upload: the largest file (docs/PRODUCT.md §9) and room for the framing around it. */
+/** A storage upload: the largest file and room for the framing around it. */
 export const uploadBodyLimitBytes = 25 * 1024 * 1024 + 64 * 1024;
 
 /**
@@ -174,15 +173,14 @@ export const pageRoutes = [
     path: (requestId: string, attachmentId: string) =>
       `/requests/${encodeURIComponent(requestId)}/attachments/${encodeURIComponent(attachmentId)}`,
   },
-  // The member's own account; its later sections will be pages under /account
-  // (docs/decisions/047-account-page-and-member-menu.md).
+  // The member's own account; its later sections will be pages under /account.
   { name: 'Account', pattern: '/account', guard: 'auth' },
   { name: 'AccountData', pattern: '/account/data', guard: 'auth' },
-  /** The member's data as one JSON file, straight from the API (docs/PRODUCT.md §11.2). */
+  /** The member's data as one JSON file, straight from the API. */
   { name: 'AccountDataExport', pattern: '/account/data/export', guard: 'auth', endpoint: true },
   /**
-   * The embedded API's file storage (signed upload and download addresses, docs/PRODUCT.md
-   * §7.2.1); its signatures are the guard.
+   * The embedded API's file storage (signed upload and download addresses); its signatures are the
+   * guard.
    */
   {
     name: 'Storage',

@@ -15,12 +15,11 @@ import { apiFailure } from './api-failure';
 import { currentPasswordField, formText } from './fields';
 
 /**
- * docs/PRODUCT.md §7.1, §11.2: the member deletes the account with the current password and the
- * typed words "delete my account" (any case, spaces around them forgiven), which keep a stray
- * press from ever deleting it. A wrong password is refused under its field and counts toward the
- * lockout; a 401 (the session ended) goes back to the page, whose own call sends the member to
- * SignIn. Once deleted, the browser's data for the site is cleared as at sign-out, and
- * AccountDeleted leaves the toast for SignIn.
+ * The member deletes the account with the current password and the typed words "delete my account"
+ * (any case, spaces around them forgiven), which keep a stray press from ever deleting it. A wrong
+ * password is refused under its field and counts toward the lockout; a 401 (the session ended) goes
+ * back to the page, whose own call sends the member to SignIn. Once deleted, the browser's data for
+ * the site is cleared as at sign-out, and AccountDeleted leaves the toast for SignIn.
  */
 export const deleteAccount = defineAction({
   accept: 'form',

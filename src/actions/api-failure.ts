@@ -16,11 +16,10 @@ const codeByStatus: Readonly<Record<number, ActionErrorCode>> = {
 };
 
 /**
- * Turns a failed API call into the error the visitor sees (docs/PRODUCT.md §8): the
- * server's own message for a refusal, else the catalogue's fallback. Server
- * faults and anything unexpected only ever show the fallback; the details go
- * to the log, never to the page. A refusal about one input (the API names it in `field`) is
- * shown under the form field `formFields` maps it to.
+ * Turns a failed API call into the error the visitor sees: the server's own message for a refusal,
+ * else the catalogue's fallback. Server faults and anything unexpected only ever show the fallback;
+ * the details go to the log, never to the page. A refusal about one input (the API names it in
+ * `field`) is shown under the form field `formFields` maps it to.
  */
 export function apiFailure(
   error: unknown,

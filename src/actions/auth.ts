@@ -39,10 +39,10 @@ const signInInput = z.object({
 });
 
 /**
- * docs/PRODUCT.md §4 sign-in: store the token and its expiry, then the MFA step the answer asks
- * for. A required verification, or an enrollment offer that is due, goes to the MFA page (the
- * remembered page waits until that step is done); otherwise the visitor goes on to the page they
- * wanted, or the Dashboard.
+ * Sign-in: store the token and its expiry, then the MFA step the answer asks for. A required
+ * verification, or an enrollment offer that is due, goes to the MFA page (the remembered page waits
+ * until that step is done); otherwise the visitor goes on to the page they wanted, or the
+ * Dashboard.
  */
 export const signIn = defineAction({
   accept: 'form',
@@ -105,10 +105,10 @@ const signUpInput = z.object({
 });
 
 /**
- * docs/PRODUCT.md §4 sign-up: create the account, then sign in at once with the address the API
- * registered. Enrollment in MFA is offered next, and the welcome pages follow it (the onboarding
- * flag). A refusal about one field (an address already registered, a password the policy refuses)
- * is shown under that field.
+ * Sign-up: create the account, then sign in at once with the address the API registered. Enrollment
+ * in MFA is offered next, and the welcome pages follow it (the onboarding flag). A refusal about
+ * one field (an address already registered, a password the policy refuses) is shown under that
+ * field.
  */
 export const signUp = defineAction({
   accept: 'form',
@@ -141,10 +141,10 @@ export const signUp = defineAction({
 });
 
 /**
- * docs/PRODUCT.md §4: the call is made, then the session is cleared, even if the call failed, and
- * the answer tells the browser to forget the site's cache, storage and every cookie but a
- * remembered device's. The "signed out"
- * toast is left by the page it goes to (SignedOut), after the browser has forgotten them.
+ * The call is made, then the session is cleared, even if the call failed, and the answer tells the
+ * browser to forget the site's cache, storage and every cookie but a remembered device's. The
+ * "signed out" toast is left by the page it goes to (SignedOut), after the browser has forgotten
+ * them.
  */
 export const signOut = defineAction({
   accept: 'form',

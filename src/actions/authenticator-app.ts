@@ -22,9 +22,9 @@ import { currentPasswordField, oneTimeCodeField } from './fields';
 import { checkCodeAndKeepToken } from './mfa';
 
 /**
- * The authenticator app and the recovery codes, from the Account area (docs/PRODUCT.md §11.2): set
- * an app up (a secret the page shows as a QR code), confirm it with its first code, remove it;
- * make new recovery codes. The API emails the member each change.
+ * The authenticator app and the recovery codes, from the Account area: set an app up (a secret the
+ * page shows as a QR code), confirm it with its first code, remove it; make new recovery codes. The
+ * API emails the member each change.
  */
 
 /**

@@ -28,9 +28,9 @@ const sessionIdField = formText(
 );
 
 /**
- * docs/PRODUCT.md §7.2, §11.2: signs one of the member's devices out. A session that has already
- * ended (in another tab, or by its own sign-out) comes back as the API's sentence above the list,
- * which no longer shows it; a 401 (this session ended) goes to SignIn, as everywhere.
+ * Signs one of the member's devices out. A session that has already ended (in another tab, or by
+ * its own sign-out) comes back as the API's sentence above the list, which no longer shows it; a
+ * 401 (this session ended) goes to SignIn, as everywhere.
  */
 export const endSession = defineAction({
   accept: 'form',
@@ -51,8 +51,8 @@ export const endSession = defineAction({
 });
 
 /**
- * docs/PRODUCT.md §11.2: forgets a remembered device, whose next sign-in takes the MFA step
- * again. One forgotten already comes back as the API's sentence above the list.
+ * Forgets a remembered device, whose next sign-in takes the MFA step again. One forgotten already
+ * comes back as the API's sentence above the list.
  */
 export const forgetDevice = defineAction({
   accept: 'form',
@@ -72,7 +72,7 @@ export const forgetDevice = defineAction({
   },
 });
 
-/** docs/PRODUCT.md §7.2, §11.2: signs every device but this one out. */
+/** Signs every device but this one out. */
 export const endOtherSessions = defineAction({
   accept: 'form',
   input: z.object({}),

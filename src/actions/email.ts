@@ -23,9 +23,9 @@ import { currentPasswordField, emailField, tokenField } from './fields';
 import type { Notice } from './password';
 
 /**
- * docs/PRODUCT.md §7.1, §11.2: follows the emailed link with the press of the page's one button,
- * so that a mail scanner opening the link spends nothing. Success goes to the Dashboard when signed
- * in, to SignIn otherwise, with a toast.
+ * Follows the emailed link with the press of the page's one button, so that a mail scanner opening
+ * the link spends nothing. Success goes to the Dashboard when signed in, to SignIn otherwise, with
+ * a toast.
  */
 export const confirmEmail = defineAction({
   accept: 'form',
@@ -48,8 +48,8 @@ export const confirmEmail = defineAction({
 });
 
 /**
- * The banner's "Send the link again": a new link to the signed-in member's own address, the
- * session saying whose (docs/PRODUCT.md §11.2). Back to the page it was pressed on, with a toast.
+ * The banner's "Send the link again": a new link to the signed-in member's own address, the session
+ * saying whose. Back to the page it was pressed on, with a toast.
  */
 export const resendConfirmation = defineAction({
   accept: 'form',
@@ -72,8 +72,8 @@ export const resendConfirmation = defineAction({
 });
 
 /**
- * docs/PRODUCT.md §7.1, §11.2: asks to change the address, proved with the current password. The
- * answer is the same whether or not another account uses the new address.
+ * Asks to change the address, proved with the current password. The answer is the same whether or
+ * not another account uses the new address.
  */
 export const changeEmail = defineAction({
   accept: 'form',

@@ -7,8 +7,7 @@ export { PASSWORD_MAX_LENGTH };
 /**
  * Whether the API can store the text as typed: PostgreSQL's text holds no U+0000, and a surrogate
  * without its pair has no UTF-8 form, so the API refuses either with its own sentence naming its
- * own field path (docs/decisions/031-text-the-database-cannot-keep.md). Checking here keeps that
- * sentence off the page.
+ * own field path. Checking here keeps that sentence off the page.
  */
 export function isStorableText(text: string): boolean {
   return text.isWellFormed() && !text.includes('\u0000');
@@ -77,7 +76,7 @@ export const currentPasswordField = formText(
   unsavableCharacterMessage('Current password'),
 );
 
-/** A US mobile number, as the API takes it (docs/PRODUCT.md §5): ten digits, formatting forgiven. */
+/** A US mobile number, as the API takes it: ten digits, formatting forgiven. */
 export const usMobileNumberField = formText(
   z
     .string()
@@ -90,7 +89,7 @@ export const usMobileNumberField = formText(
   unsavableCharacterMessage('Mobile phone number'),
 );
 
-/** The 6-digit code of a text message (docs/PRODUCT.md §11.2). */
+/** The 6-digit code of a text message. */
 export const oneTimeCodeField = formText(
   z
     .string()
@@ -101,8 +100,8 @@ export const oneTimeCodeField = formText(
 );
 
 /**
- * A recovery code (docs/PRODUCT.md §11.2): ten letters and digits, as printed (`abcde-fghij`);
- * spaces, hyphens and capitals are forgiven, as the API forgives them.
+ * A recovery code: ten letters and digits, as printed (`abcde-fghij`); spaces, hyphens and capitals
+ * are forgiven, as the API forgives them.
  */
 export const recoveryCodeField = formText(
   z
@@ -117,15 +116,14 @@ export const recoveryCodeField = formText(
 );
 
 /**
- * "Remember this device for 30 days" at the MFA step (docs/PRODUCT.md §11.2): a checkbox, sent
- * only when ticked.
+ * "Remember this device for 30 days" at the MFA step: a checkbox, sent only when ticked.
  */
 export const rememberDeviceField = z
   .literal('yes')
   .nullish()
   .transform((value) => value === 'yes');
 
-/** What a passkey is called in the member's list (docs/PRODUCT.md §5): 1 to 60 characters. */
+/** What a passkey is called in the member's list: 1 to 60 characters. */
 export const passkeyNameField = formText(
   z
     .string()

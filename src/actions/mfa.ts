@@ -41,8 +41,7 @@ export function afterMfaStep(context: ActionAPIContext): Navigation {
 }
 
 /**
- * docs/PRODUCT.md §7.1: enrollment stores the number, then texts a code to it; the member enters
- * the code next.
+ * Enrollment stores the number, then texts a code to it; the member enters the code next.
  */
 export const enroll = defineAction({
   accept: 'form',
@@ -58,7 +57,7 @@ export const enroll = defineAction({
   },
 });
 
-/** docs/PRODUCT.md §7.1: texts a (new) code to the enrolled or pending phone. */
+/** Texts a (new) code to the enrolled or pending phone. */
 export const requestCode = defineAction({
   accept: 'form',
   handler: (_input, context): Promise<CodeSent> => textCode(context),
@@ -73,9 +72,9 @@ async function textCode(context: ActionAPIContext): Promise<CodeSent> {
 }
 
 /**
- * docs/PRODUCT.md §4: checks the code with the API; the mfa token it answers with is kept in an
- * httpOnly cookie and sent with every later call. No token in the answer is a failure. For the
- * MFA step and for a phone confirmed from the Account area alike.
+ * Checks the code with the API; the mfa token it answers with is kept in an httpOnly cookie and
+ * sent with every later call. No token in the answer is a failure. For the MFA step and for a phone
+ * confirmed from the Account area alike.
  */
 export async function checkCodeAndKeepToken(
   context: ActionAPIContext,
@@ -104,8 +103,8 @@ export async function checkCodeAndKeepToken(
 }
 
 /**
- * docs/PRODUCT.md §4, §11.2: a code that checks out completes the step: a texted one, or one of
- * the authenticator app (`method` "app").
+ * A code that checks out completes the step: a texted one, or one of the authenticator app
+ * (`method` "app").
  */
 export const verify = defineAction({
   accept: 'form',
@@ -121,8 +120,8 @@ export const verify = defineAction({
 });
 
 /**
- * docs/PRODUCT.md §11.2: one of the member's recovery codes completes the step, once. The next
- * page says how many are left, and asks for new ones when few are.
+ * One of the member's recovery codes completes the step, once. The next page says how many are
+ * left, and asks for new ones when few are.
  */
 export const verifyRecoveryCode = defineAction({
   accept: 'form',
@@ -142,7 +141,7 @@ export const verifyRecoveryCode = defineAction({
   },
 });
 
-/** docs/PRODUCT.md §7.2: "Skip for now" records the decline, refused where MFA is required. */
+/** "Skip for now" records the decline, refused where MFA is required. */
 export const skip = defineAction({
   accept: 'form',
   handler: async (_input, context): Promise<Navigation> => {

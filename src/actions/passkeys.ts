@@ -36,9 +36,9 @@ import {
 import { afterMfaStep, checkCodeAndKeepToken } from './mfa';
 
 /**
- * Passkeys (docs/PRODUCT.md §11.2): the options of each ceremony, from the API, handed to the
- * island that runs it in the browser, and the browser's answer handed back. Only the islands call
- * the options actions: a passkey needs JavaScript.
+ * Passkeys: the options of each ceremony, from the API, handed to the island that runs it in the
+ * browser, and the browser's answer handed back. Only the islands call the options actions: a
+ * passkey needs JavaScript.
  */
 
 /** The options of a ceremony, for the browser. */
@@ -148,8 +148,8 @@ export const signInOptions = defineAction({
 });
 
 /**
- * docs/PRODUCT.md §4, §11.2: a passkey verified by its device's lock signs in with both steps
- * done; on to the remembered page, or the Dashboard.
+ * A passkey verified by its device's lock signs in with both steps done; on to the remembered page,
+ * or the Dashboard.
  */
 export const signInWithPasskey = defineAction({
   accept: 'form',

@@ -27,8 +27,8 @@ export interface Notice {
 }
 
 /**
- * docs/PRODUCT.md §7.1, §8: asks for a reset link. The visitor reads the same sentence whether or
- * not the address has an account; the API decides whether a mail goes out.
+ * Asks for a reset link. The visitor reads the same sentence whether or not the address has an
+ * account; the API decides whether a mail goes out.
  */
 export const requestPasswordReset = defineAction({
   accept: 'form',
@@ -52,9 +52,9 @@ const newPassword = formText(
 );
 
 /**
- * docs/PRODUCT.md §7.1, §8: sets the new password with the token of the emailed link. The API's
- * `status.message` says what is wrong; one about the password is shown under that field. Success
- * goes to SignIn with a toast: the API has ended every session of the member.
+ * Sets the new password with the token of the emailed link. The API's `status.message` says what is
+ * wrong; one about the password is shown under that field. Success goes to SignIn with a toast: the
+ * API has ended every session of the member.
  */
 export const resetPassword = defineAction({
   accept: 'form',
@@ -94,11 +94,11 @@ export const resetPassword = defineAction({
 });
 
 /**
- * docs/PRODUCT.md §7.1, §11.2: a signed-in member changes the password, proving it is them with
- * the current one. The API's refusal names its field (a wrong current password, a new one the
- * policy refuses), shown under it; a 401 (the session ended, e.g. at the lock the wrong current
- * passwords set) goes to SignIn, as everywhere. Success comes back to the page with a toast: this
- * session stays, every other one has ended.
+ * A signed-in member changes the password, proving it is them with the current one. The API's
+ * refusal names its field (a wrong current password, a new one the policy refuses), shown under it;
+ * a 401 (the session ended, e.g. at the lock the wrong current passwords set) goes to SignIn, as
+ * everywhere. Success comes back to the page with a toast: this session stays, every other one has
+ * ended.
  */
 export const changePassword = defineAction({
   accept: 'form',

@@ -22,10 +22,10 @@ import { currentPasswordField, oneTimeCodeField } from './fields';
 import { checkCodeAndKeepToken } from './mfa';
 
 /**
- * The phone of two-step verification, from the Account area (docs/PRODUCT.md §11.2): add one
- * after declining the offer, replace it, or turn the step off. The number is given with
- * `mfa.enroll`, as at sign-in; it replaces the old one only once the code texted to it is entered
- * here. The API emails the member each change.
+ * The phone of two-step verification, from the Account area: add one after declining the offer,
+ * replace it, or turn the step off. The number is given with `mfa.enroll`, as at sign-in; it
+ * replaces the old one only once the code texted to it is entered here. The API emails the member
+ * each change.
  */
 
 /**

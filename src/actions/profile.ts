@@ -56,7 +56,7 @@ const contactFieldsOfApi = {
   'user.preferred_contact_method': 'preferred_contact_method',
 };
 
-/** About-you (docs/PRODUCT.md §7.2): what the member wants help with; then the last step. */
+/** About-you: what the member wants help with; then the last step. */
 export const saveInterests = defineAction({
   accept: 'form',
   input: z.object({ help_topics: helpTopicsField }),
@@ -71,8 +71,8 @@ export const saveInterests = defineAction({
 });
 
 /**
- * Contact info (docs/PRODUCT.md §7.2): a phone number and how the member likes to be reached. A
- * call or a text needs the number. The last welcome page: on to the Dashboard.
+ * Contact info: a phone number and how the member likes to be reached. A call or a text needs the
+ * number. The last welcome page: on to the Dashboard.
  */
 export const saveContact = defineAction({
   accept: 'form',
@@ -94,8 +94,8 @@ export const saveContact = defineAction({
 });
 
 /**
- * The Account page's Profile (docs/PRODUCT.md §2): names, help topics and contact, with the rules
- * of sign-up and of the welcome pages, saved in one call; the page again, with a toast.
+ * The Account page's Profile: names, help topics and contact, with the rules of sign-up and of the
+ * welcome pages, saved in one call; the page again, with a toast.
  */
 export const saveProfile = defineAction({
   accept: 'form',

@@ -9,9 +9,9 @@ import { apiFailure } from './api-failure';
 import { currentPasswordField } from './fields';
 
 /**
- * docs/PRODUCT.md §11.2: the password given again before adding a way to sign in, on the page that
- * asked for it (AccountSecurity or the enrollment offer). Back there with a toast; the page then
- * shows what can be added.
+ * The password given again before adding a way to sign in, on the page that asked for it
+ * (AccountSecurity or the enrollment offer). Back there with a toast; the page then shows what can
+ * be added.
  */
 export const confirmPassword = defineAction({
   accept: 'form',

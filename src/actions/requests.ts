@@ -43,7 +43,7 @@ import { attachmentField, declarationFields } from './uploads';
 
 /**
  * The file of a form posted without JavaScript (a browser sends an empty, unnamed part when none
- * was chosen), refused above the upload limit with the catalogue message (docs/PRODUCT.md §5, §8).
+ * was chosen), refused above the upload limit with the catalogue message.
  */
 const postedFile = z.preprocess(
   (value) => (value instanceof File && value.name !== '' ? value : undefined),
@@ -98,8 +98,8 @@ function storageFailure(error: unknown): ActionError {
 }
 
 /**
- * docs/PRODUCT.md §7.2.1: makes a request in a category, with a title, details and at most one
- * file, then goes to its page, where a toast says it was sent.
+ * Makes a request in a category, with a title, details and at most one file, then goes to its page,
+ * where a toast says it was sent.
  */
 export const create = defineAction({
   accept: 'form',
@@ -140,8 +140,8 @@ export const create = defineAction({
 });
 
 /**
- * docs/PRODUCT.md §7.2.1: adds a note (words, a file, or both) to the member's request; back on
- * its page, the note is in the timeline.
+ * Adds a note (words, a file, or both) to the member's request; back on its page, the note is in
+ * the timeline.
  */
 export const addNote = defineAction({
   accept: 'form',
@@ -178,8 +178,8 @@ export const addNote = defineAction({
 });
 
 /**
- * docs/PRODUCT.md §7.2.1: cancels an open request (a closed one is refused with the API's
- * sentence), then back to its page with a toast.
+ * Cancels an open request (a closed one is refused with the API's sentence), then back to its page
+ * with a toast.
  */
 export const cancel = defineAction({
   accept: 'form',

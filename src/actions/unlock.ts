@@ -17,9 +17,9 @@ import { emailField, tokenField } from './fields';
 import type { Notice } from './password';
 
 /**
- * docs/PRODUCT.md §7.1: unlocks the account with the token of the emailed link. The page asks
- * for a press of its button first, so that mail scanners that open links do not spend the token.
- * Success goes to SignIn with a toast.
+ * Unlocks the account with the token of the emailed link. The page asks for a press of its button
+ * first, so that mail scanners that open links do not spend the token. Success goes to SignIn with
+ * a toast.
  */
 export const unlockAccount = defineAction({
   accept: 'form',
@@ -40,8 +40,8 @@ export const unlockAccount = defineAction({
 });
 
 /**
- * docs/PRODUCT.md §7.2: asks for a new unlock link. The same sentence whether or not the address
- * has an account, or a lock.
+ * Asks for a new unlock link. The same sentence whether or not the address has an account, or a
+ * lock.
  */
 export const requestUnlockLink = defineAction({
   accept: 'form',

@@ -27,8 +27,8 @@ export interface UploadTicket {
 }
 
 /**
- * docs/PRODUCT.md §7.2.1: asks the API for a signed address to send one file straight to
- * storage. The island declares the file it measured and hashed (SHA-256) in the browser.
+ * Asks the API for a signed address to send one file straight to storage. The island declares the
+ * file it measured and hashed (SHA-256) in the browser.
  *
  * A form, not JSON: it carries the `_xsrf` field like every form, since Astro's action client
  * cannot add the X-XSRF-TOKEN header to a call.

@@ -1,8 +1,8 @@
 /**
- * The content editors' editor, Keystatic (docs/decisions/059-content-editor-keystatic.md), at
- * /keystatic, in the builds that may serve it and no other. `@keystatic/astro` adds its two routes
- * (the editor's page and its API) and its configuration (`keystatic.config.ts`) to any build it is
- * part of; this integration lets it take part only
+ * The content editors' editor, Keystatic, at /keystatic, in the builds that may serve it and no
+ * other. `@keystatic/astro` adds its two routes (the editor's page and its API) and its
+ * configuration (`keystatic.config.ts`) to any build it is part of; this integration lets it take
+ * part only
  *
  * - under `astro dev` (`npm run dev`), where it saves to `src/content/` on this machine, or
  * - when `PUBLIC_KEYSTATIC_GITHUB_REPO` names a repository, where it commits to that repository

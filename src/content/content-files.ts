@@ -5,9 +5,9 @@ import { entrySchema } from './schema-fields';
 
 /**
  * The check of the content files that stands in for Prettier's, which leaves `src/content/` to the
- * editor's own way of writing (.prettierignore, docs/decisions/064-content-files-kept-as-the-editor-writes-them.md): each file reads as YAML (the
- * Markdown files' front matter, the offers file whole) and its fields pass the rules of its
- * collection (src/content.config.ts), the words `astro build` would refuse it with.
+ * editor's own way of writing (.prettierignore): each file reads as YAML (the Markdown files' front
+ * matter, the offers file whole) and its fields pass the rules of its collection
+ * (src/content.config.ts), the words `astro build` would refuse it with.
  */
 
 const welcomePage = entrySchema(welcomeFields);

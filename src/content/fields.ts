@@ -49,7 +49,7 @@ export interface BodyFormatting {
   readonly headingLevels: readonly 2[];
 }
 
-/** A partner offer's words and address (docs/PRODUCT.md §1), in `src/content/offers.yaml`. */
+/** A partner offer's words and address, in `src/content/offers.yaml`. */
 export const offerDetailFields = {
   title: {
     kind: 'text',

@@ -14,8 +14,8 @@ export const SETTLE_MS = 150;
 
 /**
  * `loader`, told of a change to a file only once the file has been quiet for `settleMs`: under
- * `astro dev`, an editor's save then shows whole, however slow the machine (docs/PRODUCT.md §1).
- * A build reads each file once and has no watcher, so this changes nothing there.
+ * `astro dev`, an editor's save then shows whole, however slow the machine. A build reads each file
+ * once and has no watcher, so this changes nothing there.
  */
 export function readWhenSaved(loader: Loader, settleMs = SETTLE_MS): Loader {
   return {

@@ -2,10 +2,9 @@
  * Runs `start` once, in a task of its own, when the browser reports the page's first contentful
  * paint: the paint timing entry arrives after the frame has reached the screen, which on a slow
  * device is well after the task that painted it. Scripts fetched from here therefore compete
- * neither with the document nor with the first paint, even where the frame is shown late
- * (docs/decisions/033-hydrate-after-first-paint.md). A page already painted reports it
- * at once. In a tab opened in the background nothing is painted, so nothing starts until it is
- * shown.
+ * neither with the document nor with the first paint, even where the frame is shown late. A page
+ * already painted reports it at once. In a tab opened in the background nothing is painted, so
+ * nothing starts until it is shown.
  */
 export function afterFirstPaint(start: () => void): void {
   new PerformanceObserver((paints, observer) => {

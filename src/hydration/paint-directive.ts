@@ -5,8 +5,8 @@ import { preloadIslandModules } from './preload-island-modules';
 /**
  * `client:paint`: the island hydrates once the page has painted. Its server-rendered form works
  * before that (every form posts without JavaScript), so the member loses nothing, and the page's
- * first paint waits for no script (docs/PERFORMANCE.md). Every module the island needs is asked
- * for at that moment, at once.
+ * first paint waits for no script. Every module the island needs is asked for at that moment, at
+ * once.
  */
 const paintDirective: ClientDirective = (load, _options, island) => {
   afterFirstPaint(() => {

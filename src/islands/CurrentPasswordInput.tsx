@@ -7,8 +7,8 @@ interface CurrentPasswordInputProps {
 }
 
 /**
- * "Current password", the proof an Account form asks before a change (docs/PRODUCT.md §11.2):
- * posted as `current_password`, and offered by password managers as the saved one.
+ * "Current password", the proof an Account form asks before a change: posted as `current_password`,
+ * and offered by password managers as the saved one.
  */
 export function CurrentPasswordInput({ id, error }: CurrentPasswordInputProps) {
   return (

@@ -21,9 +21,9 @@ interface PasswordProofFormProps {
 }
 
 /**
- * An Account form that a change proves with the current password (docs/PRODUCT.md §11.2): the
- * summary of its errors, the form token, "Current password", then the change's own fields. Every
- * password field is emptied as the form is sent.
+ * An Account form that a change proves with the current password: the summary of its errors, the
+ * form token, "Current password", then the change's own fields. Every password field is emptied as
+ * the form is sent.
  */
 export function PasswordProofForm({
   form,

@@ -3,9 +3,9 @@ import type { ActionFailure } from '../lib/action-failure';
 
 /**
  * The Astro Actions as islands call them: the same names, calls and results as `actions` from
- * `astro:actions`, at a fraction of its size (docs/PRODUCT.md §14 leaves a form page little room
- * beside React). Astro's own client carries a general decoder for every type its serializer can
- * write; our actions answer plain data (strings, numbers, booleans, lists and objects), which
+ * `astro:actions`, at a fraction of its size (the byte budget leaves a form page little room beside
+ * React). Astro's own client carries a general decoder for every type its serializer can write; our
+ * actions answer plain data (strings, numbers, booleans, lists and objects), which
  * {@link decodeActionData} reads, refusing anything else loudly.
  *
  * Each action keeps the progressive-enhancement metadata React reads when it renders a

@@ -2,7 +2,7 @@ import ceremoniesUrl from './passkey-ceremonies.ts?worker&url';
 import type { PasskeyCeremonies } from './passkey-ceremonies';
 
 /**
- * The passkey ceremonies (docs/PRODUCT.md §11.2), fetched the first time a member asks for one.
+ * The passkey ceremonies, fetched the first time a member asks for one.
  *
  * They are bundled on their own, the WebAuthn library inside, by Vite's worker build: a module
  * the islands imported with `import()` would bring Vite's preloading helper (0.9 KB) into every

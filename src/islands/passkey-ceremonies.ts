@@ -25,11 +25,11 @@ import type { actions as islandActions } from './island-actions';
 type Actions = typeof islandActions;
 
 /**
- * The browser's half of every passkey ceremony (docs/PRODUCT.md §11.2): ask the portal for the
- * API's options, let the browser make or use the passkey, hand its answer back. Loaded only when
- * a member asks for a passkey (a click, or focusing the email field where the browser offers its
- * passkeys there), so no page pays for WebAuthn code it does not use. It imports nothing the
- * pages have: only the WebAuthn library, bundled in.
+ * The browser's half of every passkey ceremony: ask the portal for the API's options, let the
+ * browser make or use the passkey, hand its answer back. Loaded only when a member asks for a
+ * passkey (a click, or focusing the email field where the browser offers its passkeys there), so no
+ * page pays for WebAuthn code it does not use. It imports nothing the pages have: only the WebAuthn
+ * library, bundled in.
  */
 
 /** Where a ceremony ended: a page to go to, codes to show, a message to show, or nothing. */

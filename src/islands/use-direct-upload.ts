@@ -21,7 +21,7 @@ type UploadOutcome =
   | { readonly ok: true; readonly attachmentId: string | undefined }
   | { readonly ok: false; readonly message: string };
 
-/** The base64 SHA-256 of a file, as a direct upload declares it (docs/PRODUCT.md §7.2.1). */
+/** The base64 SHA-256 of a file, as a direct upload declares it. */
 export async function sha256Base64(file: Blob): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await file.arrayBuffer()));
   let binary = '';
@@ -41,11 +41,11 @@ export async function declarationForm(file: File, xsrfToken: string): Promise<Fo
 }
 
 /**
- * One attachment sent straight to storage (docs/PRODUCT.md §7.2.1) through the kit's
- * FileUploader: when a file is chosen, its SHA-256 is computed in the browser, the API gives a
- * signed address for it (`uploads.createDirectUpload`), and the uploader sends it there with its
- * progress bar. The form then carries only the file's id. `settled()` waits for the upload under
- * way, so a form submitted meanwhile goes on with the finished file.
+ * One attachment sent straight to storage through the kit's FileUploader: when a file is chosen,
+ * its SHA-256 is computed in the browser, the API gives a signed address for it
+ * (`uploads.createDirectUpload`), and the uploader sends it there with its progress bar. The form
+ * then carries only the file's id. `settled()` waits for the upload under way, so a form submitted
+ * meanwhile goes on with the finished file.
  */
 export function useDirectUpload({ xsrfToken }: { xsrfToken: string }) {
   const uploaderRef = useRef<FileUploaderHandle>(null);

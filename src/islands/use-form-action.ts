@@ -11,10 +11,10 @@ interface FormField {
 }
 
 /**
- * The one way an island runs an Astro Action from a form (docs/ARCHITECTURE.md): the server
- * renders a real `<form method="POST">` that works without JavaScript; once hydrated, submitting
- * stays on the page, shows the errors (a summary at the top, each message under its field), and
- * follows a `redirectTo` the action answers with.
+ * The one way an island runs an Astro Action from a form: the server renders a real
+ * `<form method="POST">` that works without JavaScript; once hydrated, submitting stays on the
+ * page, shows the errors (a summary at the top, each message under its field), and follows a
+ * `redirectTo` the action answers with.
  */
 export function useFormAction<Output>(
   action: (formData: FormData) => Promise<SafeResult<Record<string, unknown>, Output>>,

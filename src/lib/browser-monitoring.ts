@@ -60,7 +60,7 @@ export function startBrowserMonitoring(): void {
       httpContextIntegration(),
       breadcrumbsIntegration(),
     ],
-    // docs/PRODUCT.md §9.
+    // The sample rates of docs/PRODUCT.md §9.
     tracesSampleRate: 1,
     replaysSessionSampleRate: 0.1,
     replaysOnErrorSampleRate: 1,

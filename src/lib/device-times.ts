@@ -1,7 +1,7 @@
 import { formatDate } from '../ui/format-date';
 
 /**
- * When a session started, as the Devices page shows it (docs/PRODUCT.md §9's date, then the time):
+ * When a session started, as the Devices page shows it (the product's date, then the time):
  * "11/25/26 at 10:13 PM UTC". UTC, as every date the server renders, so the page reads the same
  * wherever it was rendered; the `<time datetime>` beside it carries the exact instant.
  */
@@ -30,8 +30,8 @@ const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
 
 /**
  * How long ago a session was last used, in words: "just now" under a minute, then minutes, then
- * hours. A session lives at most a day (docs/PRODUCT.md §11), so days are never needed; an older
- * instant (a clock gone wrong) falls back to its date.
+ * hours. A session lives at most a day, so days are never needed; an older instant (a clock gone
+ * wrong) falls back to its date.
  */
 export function lastActive(value: string, now: Date): string {
   const elapsed = now.getTime() - Date.parse(value);

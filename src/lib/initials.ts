@@ -1,6 +1,6 @@
 /**
- * docs/PRODUCT.md §3: the first letter of the first and of the last word of the full
- * name, upper case. One word gives one letter; no name gives an empty string.
+ * The first letter of the first and of the last word of the full name, upper case. One word gives
+ * one letter; no name gives an empty string.
  */
 export function initialsOf(fullName: string | null | undefined): string {
   const words = (fullName ?? '').trim().split(/\s+/u).filter(Boolean);

@@ -1,9 +1,8 @@
 /**
  * Which page of a paged list (Requests' tabs, a category's requests) an address shows: a page
- * number (`?page=3`, as an address may be typed or kept), or the page right after or right before
- * a position the API named in a page's cursors (`?after=…`, `?before=…`), which is how the paging
- * links go: the API then reads that page from its index however far down the list it is
- * (docs/PRODUCT.md §7.2).
+ * number (`?page=3`, as an address may be typed or kept), or the page right after or right before a
+ * position the API named in a page's cursors (`?after=…`, `?before=…`), which is how the paging
+ * links go: the API then reads that page from its index however far down the list it is.
  */
 export type ListPosition =
   { readonly page: number } | { readonly after: string } | { readonly before: string };

@@ -75,7 +75,7 @@ export const recoveryCodesFallbackMessage =
   'Unable to make new recovery codes at this time. Please try again later.';
 export const recoveryCodeFallbackMessage = 'Unable to check the recovery code at this time.';
 
-/** Passkeys (docs/PRODUCT.md §11.2). */
+/** Passkeys. */
 export const passkeyAddFallbackMessage = 'Unable to add the passkey at this time.';
 export const passkeyRemoveFallbackMessage = 'Unable to remove the passkey at this time.';
 export const passkeyStepFallbackMessage = 'Unable to check the passkey at this time.';
@@ -129,20 +129,19 @@ export const noteEmptyMessage = 'Write a note or add a file';
 export const noteTooLongMessage = 'Note must be 5000 characters or fewer';
 /**
  * Text with U+0000 or half of a surrogate pair, which the API refuses because it cannot store it as
- * typed (docs/decisions/031-text-the-database-cannot-keep.md): named by the field's label, never by
- * the API's field path.
+ * typed: named by the field's label, never by the API's field path.
  */
 export const unsavableCharacterMessage = (fieldLabel = 'Your answer'): string =>
   `${fieldLabel} contains a character that cannot be saved. Remove any null characters or broken emoji`;
 
-/** A sign-up link whose company the API does not know (docs/PRODUCT.md §3). */
+/** A sign-up link whose company the API does not know. */
 export const unknownCompanyLinkHeading = 'This company link is not known';
 export const unknownCompanyLinkLead =
   'We do not know that company. Check the link you were given, or create an account on your own: you can still join your company later.';
 
 /**
- * The Activity page's sentence for each kind of security event (docs/PRODUCT.md §8, §11.2), and
- * the one for a kind this portal does not know yet.
+ * The Activity page's sentence for each kind of security event, and the one for a kind this portal
+ * does not know yet.
  */
 const sentenceOfEachKind = {
   signed_in: 'Signed in',

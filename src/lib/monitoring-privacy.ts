@@ -1,9 +1,9 @@
 /**
- * What the error-reporting service must never receive (docs/PRODUCT.md §11): passwords, one-time
- * codes, tokens and cookies. Used on events, breadcrumbs and replay recordings, in the browser
- * and on the server alike. The replay itself never records what is typed (its masking options);
- * this is what remains: addresses that carry tokens, query strings, request bodies and headers,
- * and any field whose name says it holds a secret.
+ * What the error-reporting service must never receive: passwords, one-time codes, tokens and
+ * cookies. Used on events, breadcrumbs and replay recordings, in the browser and on the server
+ * alike. The replay itself never records what is typed (its masking options); this is what remains:
+ * addresses that carry tokens, query strings, request bodies and headers, and any field whose name
+ * says it holds a secret.
  */
 
 import { redactPathTokens } from './token-redaction.ts';

@@ -1,8 +1,8 @@
 /**
- * docs/PRODUCT.md §2: "If a lazily loaded screen fails to load, the page reloads to that URL".
- * After a deploy, a page opened before it asks for scripts that no longer exist; reloading brings
- * the new ones. A page reloads itself for that at most once per address in a while, so a script
- * that fails every time never makes it reload again and again.
+ * A screen whose script fails to load reloads the page at its address: after a deploy, a page
+ * opened before it asks for scripts that no longer exist; reloading brings the new ones. A page
+ * reloads itself for that at most once per address in a while, so a script that fails every time
+ * never makes it reload again and again.
  */
 
 /** How long after reloading an address it is not reloaded again for the same reason. */

@@ -1,7 +1,7 @@
 import { tabValue } from '../ui/Tabs/tab-rules';
 import { firstPage, writeListPosition, type ListPosition } from './list-position';
 
-/** The tabs of the Requests page, each listing the requests of one filter (docs/PRODUCT.md §7.2.1). */
+/** The tabs of the Requests page, each listing the requests of one filter. */
 export const requestStatusTabs = [
   { label: 'Open', filter: 'open' },
   { label: 'Closed', filter: 'closed' },
@@ -13,8 +13,8 @@ export type RequestStatusTab = (typeof requestStatusTabs)[number];
 export const tabParameter = 'tab';
 
 /**
- * The tab an address asks for, by its tab value (docs/PRODUCT.md §4: the label with non-word
- * characters replaced by underscores); the first tab for anything else.
+ * The tab an address asks for, by its tab value (the label with non-word characters replaced by
+ * underscores); the first tab for anything else.
  */
 export function requestStatusTabFrom(value: string | null | undefined): RequestStatusTab {
   return requestStatusTabs.find((tab) => tabValue(tab.label) === value) ?? requestStatusTabs[0];

@@ -1,4 +1,4 @@
-/** The statuses of a request (docs/PRODUCT.md §3, §7.2), in the order a request moves through them. */
+/** The statuses of a request, in the order a request moves through them. */
 export const requestStatuses = [
   'submitted',
   'in_progress',
@@ -18,7 +18,7 @@ const requestStatusLabels: Readonly<Record<RequestStatus, string>> = {
   cancelled: 'Cancelled',
 };
 
-/** Open requests are still being worked on; closed ones are done with (docs/PRODUCT.md §7.2.1). */
+/** Open requests are still being worked on; closed ones are done with. */
 const openRequestStatuses: readonly RequestStatus[] = [
   'submitted',
   'in_progress',

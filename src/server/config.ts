@@ -75,7 +75,7 @@ export interface WebConfig {
   readonly contentEditorOrigin: string | undefined;
   /** The operator's explicit consent to serve other machines over plain HTTP. */
   readonly allowInsecureHttp: boolean;
-  /** Proxies whose `X-Forwarded-For` this server believes (docs/PRODUCT.md §11.3). */
+  /** Proxies whose `X-Forwarded-For` this server believes. */
   readonly trustedProxies: TrustedProxies;
   /** Set: call that API over HTTP. Unset: the embedded reference API, in-process. */
   readonly apiOrigin: string | undefined;
@@ -174,10 +174,10 @@ export function parseConfig(environment: Record<string, string | undefined>): We
 
 /**
  * Serving a production build to other machines over plain HTTP would send the session cookie
- * without Secure, without the `__Host-` prefix and without HSTS (docs/PRODUCT.md §11). Returns
- * why the server must not start, if it must not: without an https `PUBLIC_ORIGIN`, only a site
- * that only this machine reaches (a loopback `HOST`, and a loopback `PUBLIC_ORIGIN` if any) may
- * be served, unless the operator opts out with `ALLOW_INSECURE_HTTP=true`.
+ * without Secure, without the `__Host-` prefix and without HSTS. Returns why the server must not
+ * start, if it must not: without an https `PUBLIC_ORIGIN`, only a site that only this machine
+ * reaches (a loopback `HOST`, and a loopback `PUBLIC_ORIGIN` if any) may be served, unless the
+ * operator opts out with `ALLOW_INSECURE_HTTP=true`.
  */
 export function insecureServingProblem(config: WebConfig): string | undefined {
   if (config.secureCookies || config.allowInsecureHttp) return undefined;
@@ -192,8 +192,8 @@ export function insecureServingProblem(config: WebConfig): string | undefined {
 }
 
 /**
- * docs/PRODUCT.md §7: outside the known production origins, the product must not talk
- * to a production API. Returns the warning to print, if any.
+ * Outside the known production origins, the product must not talk to a production API. Returns the
+ * warning to print, if any.
  */
 export function productionApiWarning(config: WebConfig): string | undefined {
   const { apiOrigin, publicOrigin, productionApiOrigins, productionWebOrigins } = config;

@@ -2,9 +2,9 @@ import type { RouteMatch, RouteName } from '../routes';
 
 /**
  * In GitHub mode the content editor is served on a host of its own (CONTENT_EDITOR_ORIGIN), and
- * nothing of the member portal is served there (docs/decisions/063-content-editor-on-its-own-host.md):
- * Keystatic keeps its GitHub token in a cookie that scripts can read, for the whole of its host,
- * so no portal script may ever run on that host, and the portal's cookies never reach it.
+ * nothing of the member portal is served there: Keystatic keeps its GitHub token in a cookie that
+ * scripts can read, for the whole of its host, so no portal script may ever run on that host, and
+ * the portal's cookies never reach it.
  */
 
 /** The editor's page and its API. */

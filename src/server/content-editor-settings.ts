@@ -67,9 +67,8 @@ export function contentEditorSettingsProblem(
 }
 
 /**
- * The editor keeps a GitHub token that scripts can read in a cookie for its whole host
- * (docs/decisions/063-content-editor-on-its-own-host.md), so it needs a host name no member page
- * is served on: cookies tell hosts apart by name, never by port.
+ * The editor keeps a GitHub token that scripts can read in a cookie for its whole host, so it needs
+ * a host name no member page is served on: cookies tell hosts apart by name, never by port.
  */
 function editorOriginProblem(
   editorOrigin: string | undefined,

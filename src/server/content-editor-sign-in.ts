@@ -2,11 +2,11 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * OAuth's `state` for the content editor's GitHub sign-in, which Keystatic neither requires nor
- * checks (docs/decisions/063-content-editor-on-its-own-host.md): without it, a page anywhere could
- * send an editor's browser to the callback with the code of the attacker's own GitHub sign-in,
- * and the editor would save as the attacker. Each sign-in that leaves for GitHub carries a new
- * random `state`, kept in an httpOnly cookie that only the callback receives; the callback is
- * refused, before Keystatic trades the code for a token, unless both are there and the same.
+ * checks: without it, a page anywhere could send an editor's browser to the callback with the code
+ * of the attacker's own GitHub sign-in, and the editor would save as the attacker. Each sign-in
+ * that leaves for GitHub carries a new random `state`, kept in an httpOnly cookie that only the
+ * callback receives; the callback is refused, before Keystatic trades the code for a token, unless
+ * both are there and the same.
  */
 
 /** Where GitHub sends the editor back, as Keystatic gives it to GitHub. */

@@ -1,11 +1,10 @@
 import { atom } from 'nanostores';
 
-/** docs/PRODUCT.md §9: a toast asked to dismiss itself goes after 10 seconds. */
+/** A toast asked to dismiss itself goes after 10 seconds (docs/PRODUCT.md §9). */
 export const toastAutoDismissMs = 10_000;
 
 /**
- * Kept for callers; docs/PRODUCT.md §3 says it does not change the look (all toasts are
- * success-styled).
+ * Kept for callers, though every toast is success-styled whatever its type (docs/PRODUCT.md §3).
  */
 export type NotificationType = 'success' | 'info' | 'error';
 
@@ -69,7 +68,7 @@ export function closeNotification(id: string): void {
   $notifications.set($notifications.get().filter((notification) => notification.id !== id));
 }
 
-/** The global handle of docs/PRODUCT.md §3, for code outside the islands. */
+/** The global handle, for code outside the islands. */
 interface NotificationsHandle {
   readonly send: typeof sendNotification;
   readonly close: typeof closeNotification;

@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
 
-/** What the islands share about the signed-in member (docs/PRODUCT.md §3). */
+/** What the islands share about the signed-in member. */
 interface UserState {
   /** How many requests the member has made; counted up locally the moment one is made. */
   readonly requestCount: number;
@@ -20,7 +20,7 @@ export function seedUser(user: UserState): void {
   if ($user.get() === null) $user.set(user);
 }
 
-/** docs/PRODUCT.md §3: `request_count` goes up locally as soon as a request is made. */
+/** `request_count` goes up locally as soon as a request is made. */
 export function countNewRequest(): void {
   const user = $user.get();
   if (user) $user.set({ ...user, requestCount: user.requestCount + 1 });

@@ -41,10 +41,10 @@ export function customPropertiesNamedIn(sourceDir) {
 
 /**
  * A PostCSS plugin that drops the custom properties no page uses. open-props defines several
- * hundred; the product uses about a hundred, and every page carries its styles inline
- * (docs/PERFORMANCE.md), so the rest would cost every page 2 KB compressed. A property is kept
- * when something outside the token sheet names it (see {@link customPropertiesNamedIn}), when
- * a rule that is not a custom property uses it, or when a kept property's value does.
+ * hundred; the product uses about a hundred, and every page carries its styles inline, so the rest
+ * would cost every page 2 KB compressed. A property is kept when something outside the token sheet
+ * names it (see {@link customPropertiesNamedIn}), when a rule that is not a custom property uses
+ * it, or when a kept property's value does.
  *
  * @param {{ used: () => Set<string> }} options `used` is asked once per stylesheet
  * @returns {import('postcss').Plugin}

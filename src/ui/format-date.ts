@@ -1,14 +1,14 @@
 /** How the product shows a date (docs/PRODUCT.md §9). */
 export const DATE_FORMAT = 'mm/dd/yy';
 
-/** Weeks start on Sunday (docs/PRODUCT.md §9); 0 is Sunday, as in `Date.prototype.getDay`. */
+/** Weeks start on Sunday; 0 is Sunday, as in `Date.prototype.getDay`. */
 export const WEEK_STARTS_ON = 0;
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
- * Made once per time zone: a page shows dozens of dates, and making a formatter costs far more
- * than using one (docs/PERFORMANCE.md).
+ * Made once per time zone: a page shows dozens of dates, and making a formatter costs far more than
+ * using one.
  */
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 

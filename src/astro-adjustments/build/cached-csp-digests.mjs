@@ -1,11 +1,10 @@
 /**
  * Astro hashes every inline script and style of a page for its Content-Security-Policy on every
- * request, though they are the same from one request to the next (a page's styles are all inline:
- * docs/decisions/028-inline-styles-pruned-tokens.md), and that hashing was about 8% of a sign-in
- * page's server time. This Vite plugin makes Astro's `generateCspDigest` remember the digests it
- * made, at most {@link cachedDigests} of them (the oldest is forgotten first), so the work is done
- * once per distinct content. The build stops if Astro's function is no longer where this expects
- * it.
+ * request, though they are the same from one request to the next (a page's styles are all inline),
+ * and that hashing was about 8% of a sign-in page's server time. This Vite plugin makes Astro's
+ * `generateCspDigest` remember the digests it made, at most {@link cachedDigests} of them (the
+ * oldest is forgotten first), so the work is done once per distinct content. The build stops if
+ * Astro's function is no longer where this expects it.
  */
 
 /** Distinct inline contents remembered: far more than the product's pages have. */

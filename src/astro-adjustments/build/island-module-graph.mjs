@@ -3,8 +3,7 @@
  * all the way down. An island's modules are otherwise found one after the other, each only once the
  * one importing it has arrived (the island, then the form kit and React: a round trip each). The
  * server learns this graph from the build and lists, on each island, the modules to fetch at once
- * when it starts to hydrate (src/astro-adjustments/rendering/island-modules.ts,
- * docs/PERFORMANCE.md).
+ * when it starts to hydrate (src/astro-adjustments/rendering/island-modules.ts).
  *
  * The client is built after the server, so the graph cannot be imported by server code: the server
  * module carries a placeholder, and this integration writes the graph in its place once the build

@@ -1,12 +1,11 @@
 /**
  * Astro puts the digest of every inline style of every page into the style-src of every page's
  * Content-Security-Policy, although it also hashes the styles each page renders when it renders it.
- * With the product's styles inline (docs/decisions/028-inline-styles-pruned-tokens.md) that was 43
- * digests, 2.1 KB of header on every answer, which pushed the signed-in pages past the 14 KB a new
- * connection's first round trip carries (docs/PERFORMANCE.md). This integration rewrites the policy
- * the build serialized so that it names only the styles every page may carry (the layer order,
- * Astro's island style); each page adds its own when it renders. The build stops if the manifest is
- * not shaped as expected.
+ * With the product's styles inline that was 43 digests, 2.1 KB of header on every answer, which
+ * pushed the signed-in pages past the 14 KB a new connection's first round trip carries. This
+ * integration rewrites the policy the build serialized so that it names only the styles every page
+ * may carry (the layer order, Astro's island style); each page adds its own when it renders. The
+ * build stops if the manifest is not shaped as expected.
  */
 import { createHash } from 'node:crypto';
 import { ISLAND_STYLES } from 'astro/runtime/server/astro-island-styles.js';

@@ -1,7 +1,7 @@
 /**
  * Islands render with React's renderer, which also lists on each island the modules it needs, and
- * hydrate by the product's own directives, which fetch those at once (docs/PERFORMANCE.md):
- * `client:paint` once the page has painted, `client:onscreen` when the island comes into view.
+ * hydrate by the product's own directives, which fetch those at once: `client:paint` once the page
+ * has painted, `client:onscreen` when the island comes into view.
  */
 import { fileURLToPath } from 'node:url';
 import { islandRenderer, reactClientEntrypoint } from '../rendering/island-renderer-name.ts';

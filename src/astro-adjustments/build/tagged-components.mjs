@@ -5,7 +5,7 @@
  * tags its own exports with the islands' renderer as it loads, on the server
  * (src/astro-adjustments/rendering/island-renderers.ts). Each module does it for itself because a
  * module that imported them all to tag them would put every island's styles on every signed-in
- * page: Astro inlines the styles of every module a page's imports reach (docs/PERFORMANCE.md).
+ * page: Astro inlines the styles of every module a page's imports reach.
  */
 import { fileURLToPath } from 'node:url';
 

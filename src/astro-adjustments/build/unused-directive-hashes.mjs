@@ -4,9 +4,9 @@
  * though the product's islands hydrate only by its own (`client:paint`, `client:onscreen`;
  * src/astro-adjustments/build/unused-directive-hashes.test.ts fails on any other in a page). That
  * was 0.3 KB of header on every answer, enough to push the Dashboard past the 14.6 KB a new
- * connection's first round trip carries (docs/PERFORMANCE.md). This integration rewrites the policy
- * the build serialized without the digests of the directives named unused. The build stops if the
- * manifest is not shaped as expected, or does not carry one of them.
+ * connection's first round trip carries. This integration rewrites the policy the build serialized
+ * without the digests of the directives named unused. The build stops if the manifest is not shaped
+ * as expected, or does not carry one of them.
  */
 import { createHash } from 'node:crypto';
 import { serverModuleRewriting } from './rewrite-server-module.mjs';

@@ -1,8 +1,7 @@
 /**
  * Where the content editor's page reaches in GitHub mode, besides this site (read from Keystatic's
- * own code; docs/decisions/059-content-editor-keystatic.md): GitHub's API for the repository's
- * files and commits, its raw files, the editors' pictures, and the typeface its interface asks of
- * Google Fonts.
+ * own code): GitHub's API for the repository's files and commits, its raw files, the editors'
+ * pictures, and the typeface its interface asks of Google Fonts.
  */
 const gitHubConnections = ['https://api.github.com', 'https://raw.githubusercontent.com'];
 const gitHubImages = ['https://avatars.githubusercontent.com'];

@@ -30,13 +30,13 @@ const hoistedLinks =
 const renderedOnPage = new WeakMap<object, number>();
 
 /**
- * `renderer`, which renders a component that is not hydrated (the kit's headings, chips and icons
- * a page shows as they are) with React's `renderToString`, in one call; islands still go to
+ * `renderer`, which renders a component that is not hydrated (the kit's headings, chips and icons a
+ * page shows as they are) with React's `renderToString`, in one call; islands still go to
  * `renderer`. React's renderer for Astro streams every component into a reader of its own, which
- * cost a Dashboard about forty times the setup of a stream for a few bytes of HTML each
- * (docs/PERFORMANCE.md). A component rendered here never hydrates, so it needs neither the
- * island's attributes nor a form's state; its ids take the prefix `s` and a number of the page's
- * own, apart from the islands' `r0`, `r1`, ….
+ * cost a Dashboard about forty times the setup of a stream for a few bytes of HTML each. A
+ * component rendered here never hydrates, so it needs neither the island's attributes nor a form's
+ * state; its ids take the prefix `s` and a number of the page's own, apart from the islands' `r0`,
+ * `r1`, ….
  */
 export function renderingStaticComponentsWhole(
   renderer: NamedSSRLoadedRendererValue,

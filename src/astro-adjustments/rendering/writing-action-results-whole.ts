@@ -6,11 +6,11 @@ const actionResultAttribute = 'data-action-result';
 
 /**
  * `renderer`, which writes on an island the result of the form post it was rendered for with the
- * error's message kept. React's renderer writes it with `JSON.stringify`, and an Error's message
- * is not an enumerable property, so it was lost: an island hydrating after a post sent before its
+ * error's message kept. React's renderer writes it with `JSON.stringify`, and an Error's message is
+ * not an enumerable property, so it was lost: an island hydrating after a post sent before its
  * script had loaded showed the fallback message where the server had rendered the real one, React
  * found the text changed, dropped the server's HTML and rendered the form as new, without the
- * answer (docs/decisions/034-form-sent-before-script.md).
+ * answer.
  */
 export function writingActionResultsWhole(
   renderer: NamedSSRLoadedRendererValue,

@@ -9,9 +9,9 @@ import {
 
 /**
  * Brings a server-rendered toast area to life: its toasts go to `$notifications` (which closes
- * them, and dismisses those that asked after 10 seconds), the list shows whatever the store
- * holds from then on, each close button closes its toast, and `window.portalNotifications` lets
- * any script send one (docs/PRODUCT.md §3).
+ * them, and dismisses those that asked after 10 seconds), the list shows whatever the store holds
+ * from then on, each close button closes its toast, and `window.portalNotifications` lets any
+ * script send one.
  */
 export function startToastArea(area: HTMLElement): () => void {
   const list = area.querySelector('ol');

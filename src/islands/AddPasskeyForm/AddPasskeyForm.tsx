@@ -28,12 +28,11 @@ function nameProblem(name: string): string | undefined {
 }
 
 /**
- * Adds a passkey to the member's account (docs/PRODUCT.md §11.2): the member names it, the
- * browser makes it (the device asks for a fingerprint, a face or its screen lock), the API keeps
- * it. A passkey needs JavaScript: until the island runs, the form says so in place of its button.
- * The passkey the browser made is posted with a form of the page's own, so that the page that
- * answers shows the account as it now is: the passkey listed, and the recovery codes a first
- * strong factor brings.
+ * Adds a passkey to the member's account: the member names it, the browser makes it (the device
+ * asks for a fingerprint, a face or its screen lock), the API keeps it. A passkey needs JavaScript:
+ * until the island runs, the form says so in place of its button. The passkey the browser made is
+ * posted with a form of the page's own, so that the page that answers shows the account as it now
+ * is: the passkey listed, and the recovery codes a first strong factor brings.
  */
 export default function AddPasskeyForm({ xsrfToken, failure }: AddPasskeyFormProps) {
   const hydrated = useHydrated();

@@ -22,8 +22,8 @@ interface AppCodeFieldsProps {
 export const appCodeFields = [{ name: 'code', id: 'app-code' }] as const;
 
 /**
- * A code from the member's authenticator app (docs/PRODUCT.md §11.2): six digits that change
- * every 30 seconds. A plain form, so it works without JavaScript.
+ * A code from the member's authenticator app: six digits that change every 30 seconds. A plain
+ * form, so it works without JavaScript.
  */
 export function AppCodeFields({ xsrfToken, form, submitLabel, children }: AppCodeFieldsProps) {
   return (

@@ -10,7 +10,7 @@ interface AppCodeFormProps {
   readonly children?: ReactNode;
 }
 
-/** The MFA step taken with a code of the member's authenticator app (docs/PRODUCT.md §11.2). */
+/** The MFA step taken with a code of the member's authenticator app. */
 export default function AppCodeForm({ xsrfToken, children }: AppCodeFormProps) {
   const form = useFormAction(actions.mfa.verify, {
     fallbackMessage: mfaVerifyFallbackMessage,

@@ -14,9 +14,9 @@ interface CancelRequestProps {
 }
 
 /**
- * Cancelling an open request (docs/PRODUCT.md §7.2.1). Once hydrated, "Cancel request" first
- * asks, with the question focused, and only "Yes, cancel request" sends; "Keep request" goes
- * back to the button. Without JavaScript the button posts the form at once.
+ * Cancelling an open request. Once hydrated, "Cancel request" first asks, with the question
+ * focused, and only "Yes, cancel request" sends; "Keep request" goes back to the button. Without
+ * JavaScript the button posts the form at once.
  */
 export default function CancelRequest({ requestId, xsrfToken }: CancelRequestProps) {
   const hydrated = useHydrated();

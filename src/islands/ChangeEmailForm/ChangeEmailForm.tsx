@@ -22,9 +22,9 @@ const fields = [
 ] as const;
 
 /**
- * Asks to change the signed-in member's address (docs/PRODUCT.md §11.2): the new address and the
- * current password. The address changes only when the link mailed to it is followed. The password
- * is never shown again: its field is emptied as the form is sent.
+ * Asks to change the signed-in member's address: the new address and the current password. The
+ * address changes only when the link mailed to it is followed. The password is never shown again:
+ * its field is emptied as the form is sent.
  */
 export default function ChangeEmailForm({ xsrfToken, submittedEmail = '' }: ChangeEmailFormProps) {
   const form = useFormAction(actions.account.changeEmail, {

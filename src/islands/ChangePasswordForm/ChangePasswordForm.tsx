@@ -17,10 +17,10 @@ const fields = [
 ] as const;
 
 /**
- * Changes the signed-in member's password (docs/PRODUCT.md §11.2): the current one, then the new
- * one with the policy's hint. Works as a plain HTML form before hydration and with JavaScript off.
- * Neither password is ever shown again: the server renders both fields empty, and once hydrated
- * both fields are emptied as the form is sent, so a refusal asks for both again (as GOV.UK does).
+ * Changes the signed-in member's password: the current one, then the new one with the policy's
+ * hint. Works as a plain HTML form before hydration and with JavaScript off. Neither password is
+ * ever shown again: the server renders both fields empty, and once hydrated both fields are emptied
+ * as the form is sent, so a refusal asks for both again (as GOV.UK does).
  */
 export default function ChangePasswordForm({ xsrfToken }: ChangePasswordFormProps) {
   const form = useFormAction(actions.account.changePassword, {

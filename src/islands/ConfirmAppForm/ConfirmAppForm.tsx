@@ -11,9 +11,9 @@ interface ConfirmAppFormProps {
 }
 
 /**
- * The app's first code confirms it, in the Account area (docs/PRODUCT.md §11.2). Posted as without
- * JavaScript, whether or not it runs: the page that answers shows the app on in every section, and
- * the recovery codes the app brings when it is the member's first strong factor.
+ * The app's first code confirms it, in the Account area. Posted as without JavaScript, whether or
+ * not it runs: the page that answers shows the app on in every section, and the recovery codes the
+ * app brings when it is the member's first strong factor.
  */
 export default function ConfirmAppForm({ xsrfToken, setupUri }: ConfirmAppFormProps) {
   const form = useFormAction(actions.account.confirmApp, {

@@ -15,8 +15,8 @@ interface ConfirmEmailProps {
 const noFields = [] as const;
 
 /**
- * One button, "Confirm my email address" (docs/PRODUCT.md §11.2): opening the link spends
- * nothing, so a mail scanner that follows links cannot use the token up. A refused link says so.
+ * One button, "Confirm my email address": opening the link spends nothing, so a mail scanner that
+ * follows links cannot use the token up. A refused link says so.
  */
 export default function ConfirmEmail({ xsrfToken, confirmationToken }: ConfirmEmailProps) {
   const confirm = useFormAction(actions.auth.confirmEmail, {

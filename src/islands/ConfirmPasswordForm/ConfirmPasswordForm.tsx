@@ -14,9 +14,9 @@ interface ConfirmPasswordFormProps {
 const passwordId = 'confirm-password';
 
 /**
- * The password given again before a way to sign in is added (docs/PRODUCT.md §11.2): a stolen
- * session alone cannot add the thief's own passkey, app or phone. Success reloads the page that
- * asked, which then offers what can be added.
+ * The password given again before a way to sign in is added: a stolen session alone cannot add the
+ * thief's own passkey, app or phone. Success reloads the page that asked, which then offers what
+ * can be added.
  */
 export default function ConfirmPasswordForm({ xsrfToken, returnTo }: ConfirmPasswordFormProps) {
   const form = useFormAction(actions.account.confirmPassword, {

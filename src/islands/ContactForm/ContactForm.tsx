@@ -22,7 +22,7 @@ const fields = [
   { name: 'preferred_contact_method', id: 'contact-method-email' },
 ] as const;
 
-/** Contact info (docs/PRODUCT.md §7.2): a phone number and how to reach the member. */
+/** Contact info: a phone number and how to reach the member. */
 export default function ContactForm({
   xsrfToken,
   phoneNumber,

@@ -16,9 +16,9 @@ const fields = [
 ] as const;
 
 /**
- * Deletes the signed-in member's account (docs/PRODUCT.md §11.2): the current password, and the
- * words "delete my account" typed out. Works as a plain HTML form before hydration and with
- * JavaScript off. The password is never shown again: its field is emptied as the form is sent.
+ * Deletes the signed-in member's account: the current password, and the words "delete my account"
+ * typed out. Works as a plain HTML form before hydration and with JavaScript off. The password is
+ * never shown again: its field is emptied as the form is sent.
  */
 export default function DeleteAccountForm({ xsrfToken }: DeleteAccountFormProps) {
   const form = useFormAction(actions.account.deleteAccount, {

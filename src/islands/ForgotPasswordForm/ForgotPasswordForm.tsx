@@ -17,8 +17,8 @@ interface ForgotPasswordFormProps {
 const fields = [{ name: 'email', id: 'forgot-password-email' }] as const;
 
 /**
- * Asks for a link to reset the password (docs/PRODUCT.md §7.1). The answer reads the same
- * whether or not the address has an account; the form stays, to send the link again.
+ * Asks for a link to reset the password. The answer reads the same whether or not the address has
+ * an account; the form stays, to send the link again.
  */
 export default function ForgotPasswordForm({
   xsrfToken,

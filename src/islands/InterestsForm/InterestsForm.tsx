@@ -18,7 +18,7 @@ interface InterestsFormProps {
 
 const fields = [{ name: 'help_topics', id: 'topic-home_and_moving' }] as const;
 
-/** About-you (docs/PRODUCT.md §7.2): what the member would like help with, as checkbox chips. */
+/** About-you: what the member would like help with, as checkbox chips. */
 export default function InterestsForm({ xsrfToken, chosen, backHref }: InterestsFormProps) {
   const form = useFormAction(actions.profile.saveInterests, {
     fallbackMessage: profileFallbackMessage,

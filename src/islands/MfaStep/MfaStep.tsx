@@ -17,16 +17,16 @@ import { useResendCountdown } from './use-resend-countdown';
 
 interface MfaStepProps {
   readonly xsrfToken: string;
-  /** `enroll` a phone first, or `verify` with the enrolled one (docs/PRODUCT.md §12). */
+  /** `enroll` a phone first, or `verify` with the enrolled one. */
   readonly mode: 'enroll' | 'verify';
   /** The last digits of the phone the codes go to, when the server knows it. */
   readonly phoneLastDigits?: string | undefined;
   /** Whether "Skip for now" is offered (not where the company requires the step). */
   readonly canSkip: boolean;
   /**
-   * Where the step is taken: at sign-in (MfaEnrollment), or from the Account area, where the
-   * number given replaces the enrolled phone, if any, once its code is entered, and the code
-   * leads back to AccountSecurity (docs/PRODUCT.md §11.2).
+   * Where the step is taken: at sign-in (MfaEnrollment), or from the Account area, where the number
+   * given replaces the enrolled phone, if any, once its code is entered, and the code leads back to
+   * AccountSecurity.
    */
   readonly place: 'sign-in' | 'account';
   /** The words of the enrollment form, which differ by place; they come with the page's HTML. */
@@ -51,9 +51,9 @@ const codeFields = [{ name: 'code', id: 'mfa-code' }] as const;
 const noFields = [] as const;
 
 /**
- * Two-step verification by text message (docs/PRODUCT.md §4, §12): enrollment asks for a mobile
- * number and texts a code to it; verification texts a code to the enrolled phone; the code is
- * entered as a one-time code. Each step is a plain form, so it works without JavaScript.
+ * Two-step verification by text message: enrollment asks for a mobile number and texts a code to
+ * it; verification texts a code to the enrolled phone; the code is entered as a one-time code. Each
+ * step is a plain form, so it works without JavaScript.
  */
 export default function MfaStep({
   xsrfToken,

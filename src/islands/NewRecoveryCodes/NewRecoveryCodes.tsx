@@ -10,8 +10,8 @@ interface NewRecoveryCodesProps {
 }
 
 /**
- * Recovery codes just made, as the page that answered the change shows them (docs/PRODUCT.md
- * §11.2): what changed, then the codes, hydrated so that they can be printed.
+ * Recovery codes just made, as the page that answered the change shows them: what changed, then the
+ * codes, hydrated so that they can be printed.
  */
 export default function NewRecoveryCodes({
   codes,

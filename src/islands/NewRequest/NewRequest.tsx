@@ -10,7 +10,7 @@ interface NewRequestProps {
   readonly categories: readonly CategoryChoice[];
   readonly presetCategoryId?: string | undefined;
   readonly xsrfToken: string;
-  /** The member's request count as the server rendered the page (docs/PRODUCT.md §3). */
+  /** The member's request count as the server rendered the page. */
   readonly requestCount: number;
 }
 

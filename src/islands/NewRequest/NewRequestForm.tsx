@@ -32,9 +32,9 @@ const attachmentId = 'new-request-attachment';
 const categoryIdOf = (id: string) => `new-request-category-${id}`;
 
 /**
- * The new-request form of the drawer (docs/PRODUCT.md §7.2.1): a category, a title, details and
- * one file, which goes straight to storage as soon as it is chosen. Sending waits for that upload,
- * then counts the request at once (docs/PRODUCT.md §3) and goes to its page.
+ * The new-request form of the drawer: a category, a title, details and one file, which goes
+ * straight to storage as soon as it is chosen. Sending waits for that upload, then counts the
+ * request at once and goes to its page.
  */
 export function NewRequestForm({ categories, presetCategoryId, xsrfToken }: NewRequestFormProps) {
   const firstCategory = categories[0]?.id ?? '';

@@ -15,9 +15,8 @@ export function requestCountSentence(count: number): string {
 }
 
 /**
- * The member's request count, which goes up the moment a request is made on the page
- * (docs/PRODUCT.md §3), before the server knows of it: it reads the `$user` store that the
- * new-request form counts in.
+ * The member's request count, which goes up the moment a request is made on the page, before the
+ * server knows of it: it reads the `$user` store that the new-request form counts in.
  */
 export default function RequestCount({ requestCount }: RequestCountProps) {
   const user = useStore($user);

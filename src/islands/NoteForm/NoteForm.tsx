@@ -29,9 +29,9 @@ const fields = [
 ] as const;
 
 /**
- * A note on a request (docs/PRODUCT.md §7.2.1): words, one file, or both. Without JavaScript it is
- * a plain multipart post with a file field; once hydrated, the file goes straight to storage
- * through the kit's uploader as soon as it is chosen, and the note waits for it.
+ * A note on a request: words, one file, or both. Without JavaScript it is a plain multipart post
+ * with a file field; once hydrated, the file goes straight to storage through the kit's uploader as
+ * soon as it is chosen, and the note waits for it.
  */
 export default function NoteForm({ requestId, xsrfToken, posted }: NoteFormProps) {
   const hydrated = useHydrated();

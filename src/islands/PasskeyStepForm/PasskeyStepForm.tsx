@@ -15,9 +15,8 @@ interface PasskeyStepFormProps {
 }
 
 /**
- * The MFA step taken with one of the member's passkeys (docs/PRODUCT.md §11.2). A passkey needs
- * JavaScript: until the island runs, the form says so in place of its button, above the links to
- * the other ways.
+ * The MFA step taken with one of the member's passkeys. A passkey needs JavaScript: until the
+ * island runs, the form says so in place of its button, above the links to the other ways.
  */
 export default function PasskeyStepForm({ xsrfToken, children }: PasskeyStepFormProps) {
   const hydrated = useHydrated();

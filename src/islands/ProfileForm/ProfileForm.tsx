@@ -33,8 +33,8 @@ const fields = [
 ] as const;
 
 /**
- * The Account page's Profile (docs/PRODUCT.md §2): first and last name with the rules of sign-up,
- * help topics as on About you, and contact as on Contact info, saved together.
+ * The Account page's Profile: first and last name with the rules of sign-up, help topics as on
+ * About you, and contact as on Contact info, saved together.
  */
 export default function ProfileForm({ xsrfToken, values }: ProfileFormProps) {
   const form = useFormAction(actions.profile.saveProfile, {

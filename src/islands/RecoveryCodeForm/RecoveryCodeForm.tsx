@@ -17,8 +17,8 @@ interface RecoveryCodeFormProps {
 const fields = [{ name: 'code', id: 'recovery-code' }] as const;
 
 /**
- * The MFA step taken with one of the member's recovery codes (docs/PRODUCT.md §11.2), when their
- * phone and app are out of reach. A plain form, so it works without JavaScript.
+ * The MFA step taken with one of the member's recovery codes, when their phone and app are out of
+ * reach. A plain form, so it works without JavaScript.
  */
 export default function RecoveryCodeForm({ xsrfToken, children }: RecoveryCodeFormProps) {
   const form = useFormAction(actions.mfa.verifyRecoveryCode, {

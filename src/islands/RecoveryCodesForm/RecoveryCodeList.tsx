@@ -25,10 +25,10 @@ function recoveryCodesFile(codes: readonly string[]): string {
 }
 
 /**
- * Recovery codes shown once (docs/PRODUCT.md §11.2), with a download that needs no JavaScript and,
- * once hydrated, a print button; printing shows the codes alone. Rendered by the page after a post
- * without JavaScript, and by the form that made them after one with it (focus then moves to the
- * heading, so the codes are announced).
+ * Recovery codes shown once, with a download that needs no JavaScript and, once hydrated, a print
+ * button; printing shows the codes alone. Rendered by the page after a post without JavaScript, and
+ * by the form that made them after one with it (focus then moves to the heading, so the codes are
+ * announced).
  */
 export function RecoveryCodeList({ codes, savedHref }: RecoveryCodeListProps) {
   const hydrated = useHydrated();

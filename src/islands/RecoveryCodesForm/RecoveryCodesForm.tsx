@@ -15,8 +15,8 @@ interface RecoveryCodesFormProps {
 const passwordId = 'recovery-codes-password';
 
 /**
- * Makes ten new recovery codes (docs/PRODUCT.md §11.2), proved with the current password; the old
- * ones stop working. The new codes replace the form, shown once.
+ * Makes ten new recovery codes, proved with the current password; the old ones stop working. The
+ * new codes replace the form, shown once.
  */
 export default function RecoveryCodesForm({ xsrfToken, savedHref }: RecoveryCodesFormProps) {
   const form = useFormAction(actions.account.renewRecoveryCodes, {

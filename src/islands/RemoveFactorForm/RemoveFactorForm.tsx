@@ -47,10 +47,9 @@ const removals = {
 } as const;
 
 /**
- * Removes a second factor (docs/PRODUCT.md §11.2), proved with the current password: every one
- * (two-step verification off), the authenticator app, or the phone. Offered only where the member's company
- * does not need what is removed. The password is never shown again: its field is emptied as the
- * form is sent.
+ * Removes a second factor, proved with the current password: every one (two-step verification off),
+ * the authenticator app, or the phone. Offered only where the member's company does not need what
+ * is removed. The password is never shown again: its field is emptied as the form is sent.
  */
 export default function RemoveFactorForm({ xsrfToken, factor, passkeyId }: RemoveFactorFormProps) {
   const removal = removals[factor];

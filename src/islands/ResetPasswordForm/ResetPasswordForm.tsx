@@ -19,7 +19,7 @@ const fields = [
   { name: 'password_confirmation', id: 'reset-password-confirmation' },
 ] as const;
 
-/** Sets a new password with the emailed link's token (docs/PRODUCT.md §7.1); then SignIn. */
+/** Sets a new password with the emailed link's token; then SignIn. */
 export default function ResetPasswordForm({ xsrfToken, resetToken }: ResetPasswordFormProps) {
   const form = useFormAction(actions.auth.resetPassword, {
     fallbackMessage: passwordResetFallbackMessage,

@@ -33,9 +33,9 @@ const fields = [
  * hydrated it submits without a reload and goes on to the page the server chose.
  * Fields are uncontrolled so that hydration never wipes what was typed before it.
  *
- * A passkey signs in alone (docs/PRODUCT.md §11.2): from its button, or from the email field's
- * suggestions, which the browser fills with the member's passkeys once the field is first
- * focused. Either loads the WebAuthn code then, not before.
+ * A passkey signs in alone: from its button, or from the email field's suggestions, which the
+ * browser fills with the member's passkeys once the field is first focused. Either loads the
+ * WebAuthn code then, not before.
  */
 export default function SignInForm({ xsrfToken, submittedEmail = '' }: SignInFormProps) {
   const form = useFormAction(actions.auth.signIn, {

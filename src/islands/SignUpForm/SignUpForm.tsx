@@ -12,7 +12,7 @@ import { useFormAction } from '../use-form-action';
 
 interface SignUpFormProps {
   readonly xsrfToken: string;
-  /** The company slug of the sign-up link, sent as `company_slug` (docs/PRODUCT.md §3). */
+  /** The company slug of the sign-up link, sent as `company_slug`. */
   readonly companySlug?: string | undefined;
   /** What the visitor typed last time, when the page re-renders a native post (no password). */
   readonly submitted?: SubmittedAccount;
@@ -39,8 +39,8 @@ const fields = [
 ] as const;
 
 /**
- * Creates an account (docs/PRODUCT.md §4): first and last name, email, password and the terms;
- * the member is signed in at once and offered two-step verification next.
+ * Creates an account: first and last name, email, password and the terms; the member is signed in
+ * at once and offered two-step verification next.
  */
 export default function SignUpForm({
   xsrfToken,

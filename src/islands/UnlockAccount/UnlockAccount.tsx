@@ -22,9 +22,8 @@ const noFields = [] as const;
 const linkFields = [{ name: 'email', id: 'unlock-email' }] as const;
 
 /**
- * One button, "Unlock my account" (docs/PRODUCT.md §7.1): opening the link spends nothing, so a
- * mail scanner that follows links cannot use the token up. When the link is refused, a form asks
- * for a new one.
+ * One button, "Unlock my account": opening the link spends nothing, so a mail scanner that follows
+ * links cannot use the token up. When the link is refused, a form asks for a new one.
  */
 export default function UnlockAccount({
   xsrfToken,

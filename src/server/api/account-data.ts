@@ -1,8 +1,8 @@
 import type { ApiClient } from './client';
 
 /**
- * docs/PRODUCT.md §7.1, §11.2: deletes the signed-in member's account, proved with the current
- * password. The API ends every session of the member with it.
+ * Deletes the signed-in member's account, proved with the current password. The API ends every
+ * session of the member with it.
  */
 export async function deleteAccount(api: ApiClient, currentPassword: string): Promise<void> {
   await api.request('DELETE', '/api/v1/users', {
@@ -17,8 +17,8 @@ function exportFilename(headers: Headers): string {
 }
 
 /**
- * docs/PRODUCT.md §7.1, §11.2: everything the product keeps about the member, as the API
- * answers it, and the file name to save it under.
+ * Everything the product keeps about the member, as the API answers it, and the file name to save
+ * it under.
  */
 export async function exportAccountData(
   api: ApiClient,

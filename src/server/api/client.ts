@@ -12,7 +12,7 @@ interface ApiCredentials {
   readonly mfaToken?: string | undefined;
 }
 
-/** docs/PRODUCT.md §8: the API said no (or could not be understood). */
+/** The API said no (or could not be understood). */
 export class ApiError extends Error {
   readonly status: number;
   /** The server's own message (`error`, or `status.message`), when it sent one. */
@@ -32,7 +32,7 @@ export class ApiError extends Error {
     return this.status === 401;
   }
 
-  /** docs/PRODUCT.md §4: this 401 asks for the MFA step rather than a new sign-in. */
+  /** This 401 asks for the MFA step rather than a new sign-in. */
   get isMfaRequired(): boolean {
     return this.status === 401 && this.serverMessage === ErrorMessage.mfaRequired;
   }
@@ -71,9 +71,9 @@ interface RequestOptions<T> {
 }
 
 /**
- * The web tier's only way to the API (docs/PRODUCT.md §10): JSON in and out, the
- * session's authorization and mfa-token headers attached when present, and the
- * visitor's address (for the API's rate limits) and browser passed on.
+ * The web tier's only way to the API: JSON in and out, the session's authorization and mfa-token
+ * headers attached when present, and the visitor's address (for the API's rate limits) and browser
+ * passed on.
  */
 export class ApiClient {
   /**
@@ -119,13 +119,13 @@ export class ApiClient {
   }
 
   /**
-   * Reads these GET calls ahead, in one call of the API (POST /api/v1/batch, one session check
-   * for all of them: docs/PRODUCT.md §14), so that the page's own calls of the same paths are
-   * answered without going to the API again. Resolves to the member's data version the API read
-   * with them, if it names one; given `unlessVersion`, an API that finds the member's data still at
-   * that version makes no reads and answers `unchanged`. Throws as `request` does when the session
-   * ended (a 401 asks for a sign-in) or the API is unavailable; any other failure (an API without
-   * batches answers 404) leaves the calls to go one by one.
+   * Reads these GET calls ahead, in one call of the API (POST /api/v1/batch, one session check for
+   * all of them), so that the page's own calls of the same paths are answered without going to the
+   * API again. Resolves to the member's data version the API read with them, if it names one; given
+   * `unlessVersion`, an API that finds the member's data still at that version makes no reads and
+   * answers `unchanged`. Throws as `request` does when the session ended (a 401 asks for a sign-in)
+   * or the API is unavailable; any other failure (an API without batches answers 404) leaves the
+   * calls to go one by one.
    */
   async readAhead(
     paths: readonly string[],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiClient } from './client';
 
-/** One of the member's live sessions as the API describes it (docs/PRODUCT.md §7.2, §11.2). */
+/** One of the member's live sessions as the API describes it. */
 const deviceSessionSchema = z.object({
   id: z.string().min(1).max(64),
   browser: z.string(),
@@ -15,7 +15,7 @@ const deviceSessionSchema = z.object({
 
 export type DeviceSession = z.infer<typeof deviceSessionSchema>;
 
-/** docs/PRODUCT.md §7.2: the member's live sessions, most recently used first. */
+/** The member's live sessions, most recently used first. */
 export const deviceSessionsPath = '/api/v1/users/sessions';
 
 export async function fetchDeviceSessions(api: ApiClient): Promise<DeviceSession[]> {
@@ -25,12 +25,12 @@ export async function fetchDeviceSessions(api: ApiClient): Promise<DeviceSession
   return data.sessions;
 }
 
-/** docs/PRODUCT.md §7.2: ends one of the member's sessions (404 once it has ended). */
+/** Ends one of the member's sessions (404 once it has ended). */
 export async function endDeviceSession(api: ApiClient, sessionId: string): Promise<void> {
   await api.request('DELETE', `/api/v1/users/sessions/${encodeURIComponent(sessionId)}`);
 }
 
-/** docs/PRODUCT.md §7.2: ends every session of the member but this one. */
+/** Ends every session of the member but this one. */
 export async function endOtherDeviceSessions(api: ApiClient): Promise<void> {
   await api.request('DELETE', '/api/v1/users/sessions');
 }
@@ -44,10 +44,10 @@ const rememberedDeviceSchema = z.object({
   expires_at: z.iso.datetime({ offset: true }),
 });
 
-/** A browser that skips the step at sign-in until `expires_at` (docs/PRODUCT.md §11.2). */
+/** A browser that skips the step at sign-in until `expires_at`. */
 export type RememberedDevice = z.infer<typeof rememberedDeviceSchema>;
 
-/** docs/PRODUCT.md §11.2: the member's remembered devices, newest first. */
+/** The member's remembered devices, newest first. */
 export const rememberedDevicesPath = '/api/v1/users/remembered-devices';
 
 export async function fetchRememberedDevices(api: ApiClient): Promise<RememberedDevice[]> {
@@ -57,7 +57,7 @@ export async function fetchRememberedDevices(api: ApiClient): Promise<Remembered
   return data.remembered_devices;
 }
 
-/** docs/PRODUCT.md §11.2: forgets one remembered device: its next sign-in takes the step. */
+/** Forgets one remembered device: its next sign-in takes the step. */
 export async function forgetRememberedDevice(api: ApiClient, deviceId: string): Promise<void> {
   await api.request('DELETE', `/api/v1/users/remembered-devices/${encodeURIComponent(deviceId)}`);
 }

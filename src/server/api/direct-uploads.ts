@@ -5,9 +5,9 @@ import { apiEndpoint } from './transport';
 import { config, siteOrigin } from '../config';
 
 /**
- * Direct uploads (docs/PRODUCT.md §7.2.1): the API hands out a signed, expiring address for one
- * file, and the file goes straight to storage. Browsers with JavaScript upload there themselves;
- * for a form posted without JavaScript, the action does it with these.
+ * Direct uploads: the API hands out a signed, expiring address for one file, and the file goes
+ * straight to storage. Browsers with JavaScript upload there themselves; for a form posted without
+ * JavaScript, the action does it with these.
  */
 
 /** What a member declares about a file before uploading it. */
@@ -65,9 +65,8 @@ export async function declarationOf(file: File): Promise<FileDeclaration> {
 }
 
 /**
- * The path of an address that the embedded API's storage answers: on the site's own origin,
- * under `/storage/` (docs/PRODUCT.md §7.2.1). Any other address (another API's, a presigned S3
- * one) is undefined.
+ * The path of an address that the embedded API's storage answers: on the site's own origin, under
+ * `/storage/`. Any other address (another API's, a presigned S3 one) is undefined.
  */
 export function embeddedStoragePath(address: string, site: string): string | undefined {
   const url = new URL(address);

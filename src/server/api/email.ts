@@ -8,8 +8,8 @@ const confirmationAnswerSchema = z.object({
 });
 
 /**
- * docs/PRODUCT.md §7.1, §11.2: follows an emailed confirmation link (a sign-up's, or a change's to
- * the new address); answers the account's address and whether it changed.
+ * Follows an emailed confirmation link (a sign-up's, or a change's to the new address); answers the
+ * account's address and whether it changed.
  */
 export async function confirmEmail(
   api: ApiClient,
@@ -22,7 +22,7 @@ export async function confirmEmail(
   return data;
 }
 
-/** docs/PRODUCT.md §7.1: a new confirmation link to the signed-in member's own address. */
+/** A new confirmation link to the signed-in member's own address. */
 export async function resendConfirmation(api: ApiClient): Promise<string> {
   const { data } = await api.request('POST', '/api/v1/users/confirmation', {
     schema: z.object({ email: z.string() }),
@@ -31,8 +31,8 @@ export async function resendConfirmation(api: ApiClient): Promise<string> {
 }
 
 /**
- * docs/PRODUCT.md §7.1, §11.2: asks to change the signed-in member's address, proved with the
- * current password; the API answers alike whether or not another account uses the address.
+ * Asks to change the signed-in member's address, proved with the current password; the API answers
+ * alike whether or not another account uses the address.
  */
 export async function changeEmail(
   api: ApiClient,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiClient } from './client';
 
-/** Where the member stands with two-step verification (`GET /api/v1/mfa`, docs/PRODUCT.md §12). */
+/** Where the member stands with two-step verification (`GET /api/v1/mfa`). */
 const mfaStatusSchema = z.object({
   enrolled: z.boolean(),
   // A factor this portal does not know yet is left out.
@@ -71,12 +71,12 @@ export interface CodeSent {
 /** The wait before another code, when the API does not say. */
 const defaultResendAfterSeconds = 60;
 
-/** docs/PRODUCT.md §7.1: stores the number to enroll (`POST /api/v1/mfa`). */
+/** Stores the number to enroll (`POST /api/v1/mfa`). */
 export async function enrollPhone(api: ApiClient, phoneNumber: string): Promise<void> {
   await api.request('POST', '/api/v1/mfa', { body: { mfa_number: phoneNumber } });
 }
 
-/** docs/PRODUCT.md §7.1: texts a code (`POST /api/v1/mfa/send-otp`). */
+/** Texts a code (`POST /api/v1/mfa/send-otp`). */
 export async function sendCode(api: ApiClient): Promise<CodeSent> {
   const { data } = await api.request('POST', '/api/v1/mfa/send-otp', { schema: codeSentSchema });
   return {
@@ -126,13 +126,13 @@ export async function passStep(
 }
 
 /**
- * docs/PRODUCT.md §4, §7.1, §11.2: checks a code of the step (`POST /api/v1/mfa/verify`).
+ * Checks a code of the step (`POST /api/v1/mfa/verify`).
  */
 export function verifyCode(
   api: ApiClient,
   code: string,
   method: StepMethod = 'sms',
-  /** Asks the API to remember this browser for 30 days (docs/PRODUCT.md §11.2). */
+  /** Asks the API to remember this browser for 30 days. */
   rememberDevice = false,
 ): Promise<StepPassed> {
   return passStep(api, '/api/v1/mfa/verify', {
@@ -169,28 +169,28 @@ export function appSetupFromUri(uri: string): AppSetup | undefined {
   return { secret, uri };
 }
 
-/** docs/PRODUCT.md §11.2: a new secret for the member's authenticator app (`POST /mfa/app`). */
+/** A new secret for the member's authenticator app (`POST /mfa/app`). */
 export async function startAppSetup(api: ApiClient): Promise<AppSetup> {
   const { data } = await api.request('POST', '/api/v1/mfa/app', { schema: appSetupSchema });
   return data;
 }
 
 /**
- * docs/PRODUCT.md §11.2: the app's first code confirms it (`POST /mfa/app/confirm`), which renews
- * this session's mfa token and, for the member's first strong factor, makes recovery codes.
+ * The app's first code confirms it (`POST /mfa/app/confirm`), which renews this session's mfa token
+ * and, for the member's first strong factor, makes recovery codes.
  */
 export function confirmApp(api: ApiClient, code: string): Promise<StepPassed> {
   return passStep(api, '/api/v1/mfa/app/confirm', { otp: code });
 }
 
-/** docs/PRODUCT.md §11.2: removes the authenticator app, proved with the current password. */
+/** Removes the authenticator app, proved with the current password. */
 export async function removeApp(api: ApiClient, currentPassword: string): Promise<void> {
   await api.request('DELETE', '/api/v1/mfa/app', {
     body: { user: { current_password: currentPassword } },
   });
 }
 
-/** docs/PRODUCT.md §11.2: removes the phone of two-step verification, proved with the password. */
+/** Removes the phone of two-step verification, proved with the password. */
 export async function removePhone(api: ApiClient, currentPassword: string): Promise<void> {
   await api.request('DELETE', '/api/v1/mfa/phone', {
     body: { user: { current_password: currentPassword } },
@@ -200,8 +200,8 @@ export async function removePhone(api: ApiClient, currentPassword: string): Prom
 const recoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) });
 
 /**
- * docs/PRODUCT.md §11.2: ten new recovery codes, proved with the current password; the old ones
- * stop working (`POST /api/v1/mfa/recovery-codes`).
+ * Ten new recovery codes, proved with the current password; the old ones stop working
+ * (`POST /api/v1/mfa/recovery-codes`).
  */
 export async function renewRecoveryCodes(
   api: ApiClient,
@@ -215,8 +215,8 @@ export async function renewRecoveryCodes(
 }
 
 /**
- * docs/PRODUCT.md §11.2: the password given again (`POST /api/v1/users/reauthentication`), so
- * that the session may add a way to sign in for the next few minutes.
+ * The password given again (`POST /api/v1/users/reauthentication`), so that the session may add a
+ * way to sign in for the next few minutes.
  */
 export async function reauthenticate(api: ApiClient, currentPassword: string): Promise<void> {
   await api.request('POST', '/api/v1/users/reauthentication', {
@@ -224,14 +224,14 @@ export async function reauthenticate(api: ApiClient, currentPassword: string): P
   });
 }
 
-/** docs/PRODUCT.md §7.2: records that the member declined the enrollment offer. */
+/** Records that the member declined the enrollment offer. */
 export async function skipEnrollment(api: ApiClient): Promise<void> {
   await api.request('POST', '/api/v1/mfa/skip');
 }
 
 /**
- * docs/PRODUCT.md §11.2: turns two-step verification off (`DELETE /api/v1/mfa`), proved with the
- * current password; refused where the company requires it.
+ * Turns two-step verification off (`DELETE /api/v1/mfa`), proved with the current password; refused
+ * where the company requires it.
  */
 export async function turnOffTwoStep(api: ApiClient, currentPassword: string): Promise<void> {
   await api.request('DELETE', '/api/v1/mfa', {

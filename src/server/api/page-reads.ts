@@ -123,7 +123,7 @@ type PageMatch = Extract<RouteMatch, { kind: 'page' }>;
 /**
  * What a signed-in page view reads ahead in one call before the page renders
  * (`ApiClient.readAhead`): the member its layout shows and the page's own reads, so that a page
- * view checks the session once and loads the member once (docs/PRODUCT.md §14).
+ * view checks the session once and loads the member once.
  */
 export function readAheadPaths({ route, params }: PageMatch, url: URL): string[] {
   const readsOf: PageReadsOf | undefined = (pageReads as Partial<Record<RouteName, PageReadsOf>>)[

@@ -3,9 +3,8 @@ import type { ApiClient } from './client';
 import { passStep, type StepPassed } from './mfa';
 
 /**
- * Passkeys through the API (docs/PRODUCT.md §7, §11.2): the API makes every WebAuthn challenge
- * and checks every answer; the portal passes the options to the browser and its answer back,
- * untouched, as JSON objects.
+ * Passkeys through the API: the API makes every WebAuthn challenge and checks every answer; the
+ * portal passes the options to the browser and its answer back, untouched, as JSON objects.
  */
 
 /** WebAuthn options as the API made them, for the browser's `navigator.credentials` call. */

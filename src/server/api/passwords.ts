@@ -3,8 +3,8 @@ import { noticeSchema } from './notice';
 import { currentUserSchema, type CurrentUser } from './profile';
 
 /**
- * docs/PRODUCT.md §7.1: asks for a password reset link. The API answers the same whether or not
- * the address has an account; its sentence is returned when it sends one.
+ * Asks for a password reset link. The API answers the same whether or not the address has an
+ * account; its sentence is returned when it sends one.
  */
 export async function requestPasswordReset(
   api: ApiClient,
@@ -17,7 +17,7 @@ export async function requestPasswordReset(
   return data.message;
 }
 
-/** docs/PRODUCT.md §7.1: sets a new password with the token from the emailed link. */
+/** Sets a new password with the token from the emailed link. */
 export async function resetPassword(
   api: ApiClient,
   change: { token: string; password: string; passwordConfirmation: string },
@@ -33,8 +33,8 @@ export async function resetPassword(
 }
 
 /**
- * docs/PRODUCT.md §7.1, §11.2: changes the signed-in member's password, proved with the current
- * one; answers the current user. The API ends the member's other sessions, not this one.
+ * Changes the signed-in member's password, proved with the current one; answers the current user.
+ * The API ends the member's other sessions, not this one.
  */
 export async function changePassword(
   api: ApiClient,

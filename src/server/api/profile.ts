@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiClient } from './client';
 
-/** The current user (docs/PRODUCT.md §3). */
+/** The current user. */
 export const currentUserSchema = z.object({
   external_id: z.string(),
   full_name: z.string(),
@@ -34,8 +34,7 @@ export async function fetchCurrentUser(api: ApiClient): Promise<CurrentUser> {
 }
 
 /**
- * What the welcome pages and the Account page's profile change (docs/PRODUCT.md §7.2,
- * `PATCH /api/v1/users/current`).
+ * What the welcome pages and the Account page's profile change (`PATCH /api/v1/users/current`).
  */
 interface ProfileChange {
   readonly name?: string;

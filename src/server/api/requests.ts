@@ -14,12 +14,12 @@ import {
 import { ApiError, type ApiClient } from './client';
 
 /**
- * Typed readers of the requests, categories and files calls (docs/PRODUCT.md §7.2, §7.2.1). Every
- * answer is checked against the contract before a page sees it; a shape that does not match
- * becomes an `ApiError` 502, so a page shows the error page rather than half a request.
+ * Typed readers of the requests, categories and files calls. Every answer is checked against the
+ * contract before a page sees it; a shape that does not match becomes an `ApiError` 502, so a page
+ * shows the error page rather than half a request.
  */
 
-/** The icons a category may carry (docs/PRODUCT.md §7.2.1). */
+/** The icons a category may carry. */
 const categoryIcons = ['home', 'travel', 'health', 'finance', 'family', 'errands'] as const;
 
 export type CategoryIcon = (typeof categoryIcons)[number];
@@ -128,11 +128,11 @@ const dashboardSchema = z.object({
   open_requests: z.array(requestSummarySchema),
   recent_updates: z.array(recentUpdateSchema),
   categories: z.array(categorySchema),
-  /** Partner offer ids (docs/PRODUCT.md §2.3); their words and addresses are the web tier's. */
+  /** Partner offer ids; their words and addresses are the web tier's. */
   offers: z.array(z.string()),
 });
 
-/** What the dashboard shows (docs/PRODUCT.md §7.2.1). */
+/** What the dashboard shows. */
 export type Dashboard = z.infer<typeof dashboardSchema>;
 
 const downloadSchema = z.object({ url: z.string().min(1), expires_at: moment });
@@ -148,7 +148,7 @@ const plausibleId = /^[\w-]{1,100}$/;
 
 /**
  * Runs an API read and answers `undefined` when the API says the thing is not there (404): an
- * unknown id or someone else's (docs/PRODUCT.md §7.2: never 403). Any other failure is thrown.
+ * unknown id or someone else's (never 403). Any other failure is thrown.
  */
 async function unlessNotFound<T>(read: () => Promise<T>): Promise<T | undefined> {
   try {

@@ -27,8 +27,8 @@ function securityEventCursorFrom(value: string | null | undefined): string | und
 }
 
 /**
- * docs/PRODUCT.md §7.2: a page of the member's security events, newest first: the newest, the
- * page older than `before` or the page newer than `after`.
+ * A page of the member's security events, newest first: the newest, the page older than `before` or
+ * the page newer than `after`.
  */
 interface SecurityEventsPosition {
   before?: string | undefined;

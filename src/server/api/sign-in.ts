@@ -23,11 +23,11 @@ export interface SignedIn {
   readonly mfaToken: string | undefined;
 }
 
-/** docs/PRODUCT.md §4: a sign-in answer without a token is a failure. */
+/** A sign-in answer without a token is a failure. */
 export async function signIn(
   api: ApiClient,
   credentials: { email: string; password: string },
-  /** The token of this browser as a remembered device (docs/PRODUCT.md §11.2), if it has one. */
+  /** The token of this browser as a remembered device, if it has one. */
   deviceToken?: string,
 ): Promise<SignedIn> {
   const { data, headers } = await api.request('POST', '/api/v1/users/sign_in', {
@@ -38,8 +38,8 @@ export async function signIn(
 }
 
 /**
- * docs/PRODUCT.md §7, §11.2: a passkey's answer to the challenge given with `challengeToken`
- * signs in past the step (`POST /api/v1/users/passkey-sign-in`).
+ * A passkey's answer to the challenge given with `challengeToken` signs in past the step
+ * (`POST /api/v1/users/passkey-sign-in`).
  */
 export async function signInWithPasskey(
   api: ApiClient,

@@ -18,7 +18,7 @@ type CompanyLink =
   | { readonly status: 'unknown' }
   | { readonly status: 'unchecked' };
 
-/** docs/PRODUCT.md §7.2: the company a sign-up link names; any other failure is thrown. */
+/** The company a sign-up link names; any other failure is thrown. */
 export async function fetchCompanyLink(api: ApiClient, slug: string): Promise<CompanyLink> {
   try {
     const { data } = await api.request('GET', `/api/v1/companies/${encodeURIComponent(slug)}`, {
@@ -32,7 +32,7 @@ export async function fetchCompanyLink(api: ApiClient, slug: string): Promise<Co
   }
 }
 
-/** docs/PRODUCT.md §3: the sign-up answer's `data` is a JSON string holding `{email}`. */
+/** The sign-up answer's `data` is a JSON string holding `{email}`. */
 const signUpAnswerSchema = z.object({
   data: z.string().transform((text, context) => {
     try {
@@ -52,7 +52,7 @@ interface NewAccount {
   readonly companySlug: string | undefined;
 }
 
-/** docs/PRODUCT.md §7.1: creates the account; answers the email it was registered under. */
+/** Creates the account; answers the email it was registered under. */
 export async function signUp(api: ApiClient, account: NewAccount): Promise<string> {
   const { data } = await api.request('POST', '/api/v1/users/sign_up', {
     body: {

@@ -3,14 +3,14 @@ import { acceptsCoding } from '../http/content-coding.ts';
 import { GzipTemplate } from './gzip-template.ts';
 
 /**
- * Copies of the pages a first visit sees (docs/decisions/036-first-visit-copies.md). Signed out,
- * with no cookie but perhaps an anonymous XSRF token, SignIn is the same page for everybody but for
- * that token: rendering it anew for each visitor cost six times what sending a file does. So the
- * first such answer of each page is kept, as Astro wrote it for a real visitor, split where its
- * token stands, and compressed once; the next first visits get a copy with a token of their own, in
- * the cookie the kept answer set and in every place the page carried it. Anything else (a session,
- * a toast, a query, a HEAD, a browser that takes no gzip) is rendered as usual. A kept page is
- * renewed after {@link FirstVisitPagesOptions.maxAgeMs}, from the next first visit.
+ * Copies of the pages a first visit sees. Signed out, with no cookie but perhaps an anonymous XSRF
+ * token, SignIn is the same page for everybody but for that token: rendering it anew for each
+ * visitor cost six times what sending a file does. So the first such answer of each page is kept,
+ * as Astro wrote it for a real visitor, split where its token stands, and compressed once; the next
+ * first visits get a copy with a token of their own, in the cookie the kept answer set and in every
+ * place the page carried it. Anything else (a session, a toast, a query, a HEAD, a browser that
+ * takes no gzip) is rendered as usual. A kept page is renewed after
+ * {@link FirstVisitPagesOptions.maxAgeMs}, from the next first visit.
  */
 export interface FirstVisitPagesOptions {
   /** The paths whose first visits get copies (the route table's `firstVisitCopies`). */

@@ -1,10 +1,9 @@
 /**
- * The names this server answers to (docs/PRODUCT.md §11), checked before any other work, as
- * Django's ALLOWED_HOSTS does: the host of `PUBLIC_ORIGIN`, and this machine's own loopback names
- * on the server's port (a proxy on the same machine, a probe, a trial without PUBLIC_ORIGIN), and
- * the content editor's own host in GitHub mode (CONTENT_EDITOR_ORIGIN).
- * Anything else in `Host` is a name the client made up; nothing the server keeps may be keyed by
- * it, and it is answered 421 (Misdirected Request).
+ * The names this server answers to, checked before any other work, as Django's ALLOWED_HOSTS does:
+ * the host of `PUBLIC_ORIGIN`, and this machine's own loopback names on the server's port (a proxy
+ * on the same machine, a probe, a trial without PUBLIC_ORIGIN), and the content editor's own host
+ * in GitHub mode (CONTENT_EDITOR_ORIGIN). Anything else in `Host` is a name the client made up;
+ * nothing the server keeps may be keyed by it, and it is answered 421 (Misdirected Request).
  */
 interface AllowedHosts {
   /** Whether a request naming `host` (its `Host` header) is for this server. */

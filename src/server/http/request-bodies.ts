@@ -10,12 +10,12 @@ import {
 import { cookieFromHeader, parseSessionCookie } from '../session/session-cookie.ts';
 
 /**
- * How much of a request body is read, and by whom it is cut (docs/PRODUCT.md §11). The limit is
- * decided before a byte is read, from the route and whether the visitor has a session: a visitor
- * without one gets the form limit on every route (but those whose own credential stands in for a
- * session), so a stranger never sends the 25 MiB a member's file post may carry. The production
- * entry point counts the bytes as they arrive, chunked or not, and the first reader past the
- * limit gets {@link BodyTooLargeError}, which the bodyLimit middleware answers with 413.
+ * How much of a request body is read, and by whom it is cut. The limit is decided before a byte is
+ * read, from the route and whether the visitor has a session: a visitor without one gets the form
+ * limit on every route (but those whose own credential stands in for a session), so a stranger
+ * never sends the 25 MiB a member's file post may carry. The production entry point counts the
+ * bytes as they arrive, chunked or not, and the first reader past the limit gets
+ * {@link BodyTooLargeError}, which the bodyLimit middleware answers with 413.
  */
 
 /** A request body longer than its route takes (answered 413 by the bodyLimit middleware). */
@@ -38,9 +38,9 @@ export function bodyLimitFor(match: RouteMatch, hasSession: boolean): number {
 }
 
 /**
- * The body limit of a request as the entry point sees it, before Astro: its path against the
- * route table, and a session cookie of the form this server writes whose expiry lies ahead (the
- * rule of docs/PRODUCT.md §4; the API judges the token itself).
+ * The body limit of a request as the entry point sees it, before Astro: its path against the route
+ * table, and a session cookie of the form this server writes whose expiry lies ahead (the API
+ * judges the token itself).
  */
 export function bodyLimitOfRequest(
   request: { readonly url?: string | undefined; readonly headers: { cookie?: string | undefined } },

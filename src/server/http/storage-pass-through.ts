@@ -51,9 +51,9 @@ interface StoragePassThrough {
 }
 
 /**
- * Hands a signed storage request (docs/PRODUCT.md §7.2.1) to the API that signed it, the
- * embedded one or the one at API_ORIGIN, and its answer back, both bodies streamed. The API
- * judges the signature; this only carries.
+ * Hands a signed storage request to the API that signed it, the embedded one or the one at
+ * API_ORIGIN, and its answer back, both bodies streamed. The API judges the signature; this only
+ * carries.
  *
  * Throws {@link ApiUnavailableError} when the API cannot be reached or keeps the exchange waiting
  * too long before answering (a 503 page), and the body limit's error when the visitor's upload

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 
 /**
  * Members' pages as they were last sent, compressed, to be sent again while nothing they show has
- * changed (docs/PRODUCT.md §14). A page is kept under a key made of everything it was made from
- * besides the member's data (the session's credentials, the address, the form token, the welcome
- * state, the coding), and with the member's data version it was read at; it is served only after
- * the API has checked the session and answered that this version is still the member's.
+ * changed. A page is kept under a key made of everything it was made from besides the member's data
+ * (the session's credentials, the address, the form token, the welcome state, the coding), and with
+ * the member's data version it was read at; it is served only after the API has checked the session
+ * and answered that this version is still the member's.
  *
  * Bounded by the bytes of the pages it holds (the oldest used goes first), by the pages of one
  * owner (a member: past `maxPagesPerOwner`, their own oldest used goes, so one member asking for

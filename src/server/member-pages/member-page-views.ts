@@ -53,9 +53,9 @@ interface MemberPageView {
 }
 
 /**
- * The view this request is, when its page may be kept and served again (docs/PRODUCT.md §14): a
- * GET of a page marked `memberPageCache`, by a signed-in browser that takes brotli, with no toast
- * to show; never under `astro dev`, whose pages change with their files.
+ * The view this request is, when its page may be kept and served again: a GET of a page marked
+ * `memberPageCache`, by a signed-in browser that takes brotli, with no toast to show; never under
+ * `astro dev`, whose pages change with their files.
  */
 export function memberPageView(context: APIContext): MemberPageView | undefined {
   const { locals, request, url, cookies } = context;

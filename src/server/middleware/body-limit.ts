@@ -6,10 +6,10 @@ import { refusal } from '../http/refusal';
 import { isAuthenticated } from '../session/session';
 
 /**
- * Decides how much of the request body may be read (docs/PRODUCT.md §11): the route's limit for a
- * visitor with a session, the form limit for anyone else (src/server/http/request-bodies.ts). Refuses
- * (413) a body that declares more before anything reads it, and one that turns out longer as it
- * is read (the entry point counts every byte, chunked or not; forms are read with a cap).
+ * Decides how much of the request body may be read: the route's limit for a visitor with a session,
+ * the form limit for anyone else (src/server/http/request-bodies.ts). Refuses (413) a body that
+ * declares more before anything reads it, and one that turns out longer as it is read (the entry
+ * point counts every byte, chunked or not; forms are read with a cap).
  */
 export const bodyLimit = defineMiddleware(async (context, next) => {
   const { locals, request } = context;

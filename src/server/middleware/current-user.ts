@@ -7,13 +7,13 @@ import { keepPageView, keptPageResponse, memberPageView } from '../member-pages/
 import { monitoredMember } from '../monitoring/monitored-member';
 
 /**
- * Signed-in pages show the member (initials, name), so the user is loaded once
- * per page view, before rendering starts: a 401 here still becomes a redirect. The page's own
- * reads come in the same call (src/server/api/page-reads.ts): one session check a page.
- * A page the server kept for this view (src/server/member-pages/member-page-views.ts) is sent
- * again when that call answers that the member's data is unchanged, without reads or rendering.
- * A failure other than 401 is re-thrown (docs/PRODUCT.md §4) and shows the error page. From then
- * on, errors of this request are reported as the member's (by `external_id` only).
+ * Signed-in pages show the member (initials, name), so the user is loaded once per page view,
+ * before rendering starts: a 401 here still becomes a redirect. The page's own reads come in the
+ * same call (src/server/api/page-reads.ts): one session check a page. A page the server kept for
+ * this view (src/server/member-pages/member-page-views.ts) is sent again when that call answers
+ * that the member's data is unchanged, without reads or rendering. A failure other than 401 is
+ * re-thrown and shows the error page. From then on, errors of this request are reported as the
+ * member's (by `external_id` only).
  */
 export const currentUser = defineMiddleware(async (context, next) => {
   const { route } = context.locals;

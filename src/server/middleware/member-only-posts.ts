@@ -4,10 +4,10 @@ import { guardRedirect } from './route-guards';
 const readOnlyMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * A post to a page only members see is held to that page's guard before anything reads its body
- * (docs/PRODUCT.md §11): a visitor without a session, or with a code still to enter, goes where
- * the guard sends them (303, as the action's own 401 would) and what they sent is never read,
- * not even for its XSRF token. The other guards run after the form's action, in routeGuards.
+ * A post to a page only members see is held to that page's guard before anything reads its body: a
+ * visitor without a session, or with a code still to enter, goes where the guard sends them (303,
+ * as the action's own 401 would) and what they sent is never read, not even for its XSRF token. The
+ * other guards run after the form's action, in routeGuards.
  */
 export const memberOnlyPosts = defineMiddleware((context, next) => {
   const { route } = context.locals;

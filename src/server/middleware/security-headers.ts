@@ -9,9 +9,9 @@ const tokenPages = new Set(['ResetPassword', 'UnlockUser', 'ConfirmEmail']);
 
 /**
  * The value of `Clear-Site-Data` on the answer that signs a member out: nothing of the session
- * stays in the browser's cache or storage. Its cookies go one by one (`forgetSignedInCookies`),
- * so that a device the member asked to remember stays remembered (docs/PRODUCT.md §11.2).
- * Deleting the account forgets the cookies too.
+ * stays in the browser's cache or storage. Its cookies go one by one (`forgetSignedInCookies`), so
+ * that a device the member asked to remember stays remembered. Deleting the account forgets the
+ * cookies too.
  */
 const siteDataClearedBy = {
   'signed-out': '"cache", "storage"',
@@ -19,13 +19,13 @@ const siteDataClearedBy = {
 } as const;
 
 /**
- * docs/PRODUCT.md §11 headers, on every answer the server renders. The Content-Security-Policy of a
- * page is Astro's, in one header (hashes of every inline script and style, and the directives of
+ * The security headers, on every answer the server renders. The Content-Security-Policy of a page
+ * is Astro's, in one header (hashes of every inline script and style, and the directives of
  * astro.config.mjs, framing and reporting included), with scripts and styles from the build's
  * folder alone (the content editor's page takes inline styles and reaches GitHub); an HTML answer
  * Astro did not render gets a policy that allows nothing, except under `astro dev`, where no page
- * has a policy (docs/decisions/043-no-csp-under-astro-dev.md). Answers are never stored by any
- * cache unless they say otherwise: pages and action answers are made for one visitor.
+ * has a policy. Answers are never stored by any cache unless they say otherwise: pages and action
+ * answers are made for one visitor.
  */
 export const securityHeaders = defineMiddleware(async (context, next) => {
   const response = await next();

@@ -3,9 +3,8 @@ import { ApiError } from '../api/client';
 import { endSessionAfterUnauthorized } from '../session/session-ended';
 
 /**
- * docs/PRODUCT.md §4: a 401 from the API while rendering a page. "MFA authentication
- * required" leads to the MFA step; any other 401 clears the session, stores the
- * current path and goes to SignIn.
+ * A 401 from the API while rendering a page. "MFA authentication required" leads to the MFA step;
+ * any other 401 clears the session, stores the current path and goes to SignIn.
  */
 export const unauthorized = defineMiddleware(async (context, next) => {
   try {

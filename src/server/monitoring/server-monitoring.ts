@@ -8,10 +8,10 @@ import type { MonitoringSettings } from '../config.ts';
 const flushTimeoutMs = 2_000;
 
 /**
- * Error reporting on the server (`@sentry/node`), started by scripts/start.mjs before anything
- * else when SENTRY_DSN is set. Every trace is kept (docs/PRODUCT.md §9: sample rate 1); request
- * bodies are never read, and every event and breadcrumb is scrubbed (src/lib/monitoring-privacy.ts)
- * before it leaves. Errors reach it through `monitoring` (platform/monitoring.ts).
+ * Error reporting on the server (`@sentry/node`), started by scripts/start.mjs before anything else
+ * when SENTRY_DSN is set. Every trace is kept (sample rate 1); request bodies are never read, and
+ * every event and breadcrumb is scrubbed (src/lib/monitoring-privacy.ts) before it leaves. Errors
+ * reach it through `monitoring` (platform/monitoring.ts).
  */
 export function startServerMonitoring(settings: MonitoringSettings): void {
   Sentry.init({

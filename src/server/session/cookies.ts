@@ -2,9 +2,9 @@ import type { AstroCookieSetOptions } from 'astro';
 import { config } from '../config.ts';
 
 /**
- * Names and flags of every cookie the web server sets (docs/PRODUCT.md §11). Over
- * HTTPS the names carry the `__Host-` prefix, which makes the browser refuse
- * them unless they are Secure, host-only and for the whole site.
+ * Names and flags of every cookie the web server sets. Over HTTPS the names carry the `__Host-`
+ * prefix, which makes the browser refuse them unless they are Secure, host-only and for the whole
+ * site.
  */
 const baseNames = {
   session: 'session',

@@ -2,10 +2,10 @@ import type { AstroCookies } from 'astro';
 import { cookieName, cookieOptions } from './cookies';
 
 /**
- * docs/PRODUCT.md §4: a member who has just signed up goes through the welcome pages once the MFA
- * offer is settled (enrolled or skipped). The flag lives for the browser session: `1` while the
- * welcome pages are due, `done` after them, so that the rest of that first visit greets a new
- * member rather than welcoming them back.
+ * A member who has just signed up goes through the welcome pages once the MFA offer is settled
+ * (enrolled or skipped). The flag lives for the browser session: `1` while the welcome pages are
+ * due, `done` after them, so that the rest of that first visit greets a new member rather than
+ * welcoming them back.
  */
 export function startOnboarding(cookies: AstroCookies): void {
   cookies.set(cookieName('onboarding'), '1', cookieOptions());

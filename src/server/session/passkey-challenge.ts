@@ -2,9 +2,9 @@ import type { AstroCookies } from 'astro';
 import { cookieName, cookieOptions } from './cookies';
 
 /**
- * The token that ties a passkey sign-in's challenge to this browser (docs/PRODUCT.md §11.2): the
- * API gives it with the options, and takes the browser's answer only with it. Kept where no
- * script can read it, for the five minutes the challenge lives, and taken once.
+ * The token that ties a passkey sign-in's challenge to this browser: the API gives it with the
+ * options, and takes the browser's answer only with it. Kept where no script can read it, for the
+ * five minutes the challenge lives, and taken once.
  */
 
 const lifetimeSeconds = 5 * 60;

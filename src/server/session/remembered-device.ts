@@ -2,10 +2,10 @@ import type { AstroCookies } from 'astro';
 import { cookieName, cookieOptions } from './cookies';
 
 /**
- * This browser as a remembered device (docs/PRODUCT.md §11.2): the API's token, kept in an
- * httpOnly cookie for as long as the API honours it (30 days). It outlives sign-outs on purpose:
- * only the API can end it (a password change, "Sign out of all other devices", Devices' "Forget"),
- * and a sign-in whose token the API refuses forgets it here too.
+ * This browser as a remembered device: the API's token, kept in an httpOnly cookie for as long as
+ * the API honours it (30 days). It outlives sign-outs on purpose: only the API can end it (a
+ * password change, "Sign out of all other devices", Devices' "Forget"), and a sign-in whose token
+ * the API refuses forgets it here too.
  */
 
 /** Tokens as the API makes them: base64url, well under this length. */

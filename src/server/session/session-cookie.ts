@@ -1,7 +1,7 @@
 /**
- * The session cookie's value, `<expiry in epoch ms>.<token>` (docs/ARCHITECTURE.md, "Session
- * state"). Kept apart from the cookie handling so that the production entry point can tell a
- * visitor with a session from one without before Astro sees the request.
+ * The session cookie's value, `<expiry in epoch ms>.<token>`. Kept apart from the cookie handling
+ * so that the production entry point can tell a visitor with a session from one without before
+ * Astro sees the request.
  */
 interface SessionCookieValue {
   readonly token: string;

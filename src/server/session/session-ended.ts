@@ -10,9 +10,9 @@ interface UnauthorizedContext {
 }
 
 /**
- * docs/PRODUCT.md §4 for a 401 the API gave: "MFA authentication required" flags the
- * verification step and returns its page; any other 401 clears the session,
- * remembers `currentPage` for after the next sign-in, and returns SignIn.
+ * A 401 the API gave: "MFA authentication required" flags the verification step and returns its
+ * page; any other 401 clears the session, remembers `currentPage` for after the next sign-in, and
+ * returns SignIn.
  */
 export function endSessionAfterUnauthorized(
   context: UnauthorizedContext,

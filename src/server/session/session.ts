@@ -3,7 +3,7 @@ import { cookieKeys, cookieName, cookieOptions } from './cookies';
 import { parseSessionCookie, sessionCookieValue } from './session-cookie';
 import { issueXsrfCookie } from './xsrf';
 
-/** The MFA step a signed-in browser is in, if any (docs/PRODUCT.md §4). */
+/** The MFA step a signed-in browser is in, if any. */
 export type MfaStep = 'enrollment-available' | 'verification-required';
 
 /**
@@ -26,7 +26,7 @@ const emptySession: WebSession = {
 
 const mfaSteps: readonly MfaStep[] = ['enrollment-available', 'verification-required'];
 
-/** docs/PRODUCT.md §4: a token is present and its expiry lies in the future. */
+/** A token is present and its expiry lies in the future. */
 export function isAuthenticated(session: WebSession, now: Date = new Date()): boolean {
   return (
     session.token !== undefined &&
@@ -102,8 +102,8 @@ export function writeMfaToken(context: SessionContext, mfaToken: string, expires
 }
 
 /**
- * docs/PRODUCT.md §4: clears all session data (token, expiry, mfa token, MFA flags). A session
- * that ended takes its XSRF token with it.
+ * Clears all session data (token, expiry, mfa token, MFA flags). A session that ended takes its
+ * XSRF token with it.
  */
 export function clearSession(context: SessionContext): void {
   removeSessionCookies(context.cookies);

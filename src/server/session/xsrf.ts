@@ -5,11 +5,11 @@ import { xsrfCookieName } from './cookies.ts';
 import { sessionSecret } from '../secret.ts';
 
 /**
- * Signed double-submit token (docs/PRODUCT.md §11, OWASP): `<nonce>.<hmac(nonce, session)>`.
- * The cookie and the submitted copy (header or hidden field) must be equal, and the signature
- * must be ours and made for the session the request carries (none, before sign-in). So a token
- * made by another site, or one issued to an anonymous visitor or to another session, is refused,
- * and signing in or out makes the old token useless.
+ * Signed double-submit token (OWASP): `<nonce>.<hmac(nonce, session)>`. The cookie and the
+ * submitted copy (header or hidden field) must be equal, and the signature must be ours and made
+ * for the session the request carries (none, before sign-in). So a token made by another site, or
+ * one issued to an anonymous visitor or to another session, is refused, and signing in or out makes
+ * the old token useless.
  */
 
 /** The session a token is bound to: its API token, or none before sign-in. */

@@ -1,8 +1,8 @@
 import { Icon } from '../Icon/Icon';
 
 /**
- * The shapes of the request categories' icons (docs/PRODUCT.md §7.2.1). They live apart from the
- * kit's own icons so that islands, which never draw a category, do not carry them.
+ * The shapes of the request categories' icons. They live apart from the kit's own icons so that
+ * islands, which never draw a category, do not carry them.
  */
 const CATEGORY_PATHS = {
   home: 'M12 3 1.5 12.5 2.8 14 4 12.9V21h6v-6h4v6h6v-8.1l1.2 1.1 1.3-1.5L12 3Z',

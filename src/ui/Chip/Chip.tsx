@@ -11,8 +11,8 @@ interface ChipCommonProps {
   /** Clamped to two lines on button and link chips; whole on radio and checkbox chips. */
   title: string;
   /**
-   * Required (docs/PRODUCT.md §5); clamped to two lines on button and link chips, whole on radio
-   * and checkbox chips, whose description is the control's hint.
+   * Required; clamped to two lines on button and link chips, whole on radio and checkbox chips,
+   * whose description is the control's hint.
    */
   description: string;
   /** The only image is the kit's `default` illustration, in a 5rem tall container. */

@@ -86,11 +86,10 @@ function hasFiles(event: DragEvent<HTMLElement>): boolean {
 }
 
 /**
- * A single-file uploader (docs/PRODUCT.md §4, §5, §7, §8): a drop zone with a "Choose a file"
- * button; the chosen file listed with its size, a status badge and a remove button; a direct upload
- * of the raw file with XMLHttpRequest and a progress bar. State is exposed as `data-status` on the
- * root ("empty" | "pending" | "uploading" | "uploaded" | "failed") and `data-dragging` on the drop
- * zone.
+ * A single-file uploader: a drop zone with a "Choose a file" button; the chosen file listed with
+ * its size, a status badge and a remove button; a direct upload of the raw file with XMLHttpRequest
+ * and a progress bar. State is exposed as `data-status` on the root ("empty" | "pending" |
+ * "uploading" | "uploaded" | "failed") and `data-dragging` on the drop zone.
  */
 export function FileUploader({
   label,

@@ -2,8 +2,8 @@ const UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;
 const STEP = 1024;
 
 /**
- * A file size for people (docs/PRODUCT.md §9): 1024 units (Bytes, KB, MB, GB), at most one decimal,
- * a trailing ".0" dropped, e.g. "0 Bytes", "1.5 KB", "25 MB". Sizes past the gigabytes stay in GB.
+ * A file size for people: 1024 units (Bytes, KB, MB, GB), at most one decimal, a trailing ".0"
+ * dropped, e.g. "0 Bytes", "1.5 KB", "25 MB". Sizes past the gigabytes stay in GB.
  */
 export function formatSize(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';

@@ -52,7 +52,7 @@ export interface UploadHandle {
   abort: () => void;
 }
 
-/** What a network failure logs: where to look (docs/PRODUCT.md §8). */
+/** What a network failure logs: where to look. */
 export function networkFailureHint(fileName: string): string {
   return (
     `Upload of "${fileName}" failed with a network error. Check your connection, ` +
@@ -80,8 +80,8 @@ export function uploadHeaders(
 
 /**
  * Sends the raw file with XMLHttpRequest, which (unlike fetch) reports upload progress. No
- * credentials are sent and no timeout is set (docs/PRODUCT.md §9: request timeout 0); only the
- * status of the answer is read, and its text only to explain a failure.
+ * credentials are sent and no timeout is set (request timeout 0); only the status of the answer is
+ * read, and its text only to explain a failure.
  */
 export function startUpload(
   request: UploadRequest,
@@ -134,8 +134,8 @@ export function startUpload(
 }
 
 /**
- * Logs a failed upload as docs/PRODUCT.md §8 says: an abort is only logged (as a warning); a
- * network error logs where to look; a refused upload or an unsuccessful status logs the error.
+ * Logs a failed upload: an abort is only logged (as a warning); a network error logs where to look;
+ * a refused upload or an unsuccessful status logs the error.
  */
 export function logUploadFailure(error: UploadError): void {
   if (error.kind === 'abort') console.warn(error.message);

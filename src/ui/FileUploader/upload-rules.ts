@@ -1,10 +1,10 @@
 import { MAX_FILE_BYTES } from '../../../contract/limits.ts';
 import { formatSize } from './format-size';
 
-/** The method a direct upload uses unless told otherwise (docs/PRODUCT.md §7, §9). */
+/** The method a direct upload uses unless told otherwise. */
 export const DEFAULT_UPLOAD_METHOD = 'PUT';
 
-/** The catalogue text for a file over the limit (docs/PRODUCT.md §5, §8); `{1}` is the limit. */
+/** The catalogue text for a file over the limit; `{1}` is the limit. */
 const FILE_TOO_LARGE_TEMPLATE = 'File size exceeds {1}, please upload a smaller file.';
 
 /** The message for a file over `limitBytes`, with the formatted limit filled in. */

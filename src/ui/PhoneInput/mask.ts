@@ -1,13 +1,13 @@
 /**
- * Input masks (docs/PRODUCT.md §5): `9` a digit, `a` a letter, `*` a letter or a digit, `?` marks
- * the rest of the mask optional; any other character is a literal shown as is.
+ * Input masks: `9` a digit, `a` a letter, `*` a letter or a digit, `?` marks the rest of the mask
+ * optional; any other character is a literal shown as is.
  *
  * The model: the "raw" value is the run of characters filling the mask's slots, in order and
  * without gaps. What the field shows is derived from it, with the slot character standing in for
  * slots not yet filled while the field has focus.
  */
 
-/** The character shown in an unfilled slot unless another is given (docs/PRODUCT.md §5). */
+/** The character shown in an unfilled slot unless another is given. */
 export const DEFAULT_SLOT_CHAR = '_';
 
 const SLOT_PATTERNS: Readonly<Record<string, RegExp>> = {

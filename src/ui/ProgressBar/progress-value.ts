@@ -1,6 +1,6 @@
 /**
- * A progress figure as shown and announced: a whole percentage between 0 and 100
- * (docs/PRODUCT.md §9: 0 to 100 percent, rounded to whole percent). Not-a-number counts as 0.
+ * A progress figure as shown and announced: a whole percentage between 0 and 100, rounded.
+ * Not-a-number counts as 0.
  */
 export function toPercent(value: number): number {
   if (Number.isNaN(value)) return 0;

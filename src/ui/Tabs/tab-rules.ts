@@ -10,17 +10,16 @@ export const INDICATOR_DELAY_MS = 150;
 const TAB_SCROLL_RATIO = 0.8;
 
 /**
- * A tab's value: its label with every non-word character replaced by an underscore
- * (docs/PRODUCT.md §4).
+ * A tab's value: its label with every non-word character replaced by an underscore.
  */
 export function tabValue(label: string): string {
   return label.replace(/\W/g, '_');
 }
 
 /**
- * The tab a swipe on a panel leads to (docs/PRODUCT.md §4): a horizontal swipe of at least 50 px to
- * the right goes to the next tab, to the left to the previous one, stopping at either end. A swipe
- * that is shorter, or more vertical than horizontal, stays.
+ * The tab a swipe on a panel leads to: a horizontal swipe of at least 50 px to the right goes to
+ * the next tab, to the left to the previous one, stopping at either end. A swipe that is shorter,
+ * or more vertical than horizontal, stays.
  */
 export function tabAfterSwipe(
   index: number,

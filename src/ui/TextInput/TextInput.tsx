@@ -3,7 +3,7 @@ import { Field } from '../Field/Field';
 import { fieldIdFor } from '../Field/field-id';
 import styles from './TextInput.module.css';
 
-/** The input types the kit allows (docs/PRODUCT.md §5). */
+/** The input types the kit allows. */
 type TextInputType =
   'date' | 'email' | 'number' | 'password' | 'search' | 'tel' | 'text' | 'textarea' | 'url';
 

@@ -6,9 +6,9 @@ import { exportAccountData } from '../../../server/api/account-data';
 import { addFlash } from '../../../server/session/flash';
 
 /**
- * AccountDataExport (docs/PRODUCT.md §11.2): the member's data as one JSON file to save. A 401
- * goes to SignIn as on any page (the unauthorized middleware); any other failure comes back to
- * the Your data page with a toast saying so, rather than a file that holds an error.
+ * AccountDataExport: the member's data as one JSON file to save. A 401 goes to SignIn as on any
+ * page (the unauthorized middleware); any other failure comes back to the Your data page with a
+ * toast saying so, rather than a file that holds an error.
  */
 export const GET: APIRoute = async (context) => {
   try {

@@ -3,8 +3,8 @@ import { pageReads } from '../../../../server/api/page-reads';
 
 /**
  * RequestAttachment: sends the browser to a fresh, short-lived signed address of one of the
- * request's files (docs/PRODUCT.md §7.2.1). The address is never cached, since it expires in
- * minutes. A file that is not this request's, or a request that is not the member's, is a 404.
+ * request's files. The address is never cached, since it expires in minutes. A file that is not
+ * this request's, or a request that is not the member's, is a 404.
  */
 export const GET: APIRoute = async (context) => {
   const { attachmentId = '' } = context.params;
