@@ -19,8 +19,11 @@ if (!existsSync(chromiumPath)) {
 export default defineConfig({
   testDir: 'tests/e2e',
   globalSetup: './tests/e2e/support/data-template.ts',
+  // Tests spread over the workers one by one, except a file that starts a server of its own for
+  // all its tests: it says `mode: 'default'` and runs in one worker, so the server starts once.
+  // Three workers keep two cores busy while tests wait on servers and timers.
   fullyParallel: true,
-  workers: 2,
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   retries: 0,
   forbidOnly: true,
   // Two shared cores run two workers, their servers, PostgreSQL and the tests that start servers

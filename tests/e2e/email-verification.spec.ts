@@ -6,6 +6,8 @@ import { startPortalServer, type PortalServer } from './support/portal-server';
 let server: PortalServer;
 let origin: string;
 
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   server = await startPortalServer({ env: { OUTBOX_VIEWER: 'true' } });
   origin = server.baseURL;

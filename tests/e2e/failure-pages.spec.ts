@@ -3,6 +3,8 @@ import { freePort, startPortalServer, type PortalServer } from './support/portal
 import { signIn, waitForHydration } from './support/journeys';
 import { answersLikeTheContract, json, startStubApi, type StubApi } from './support/stub-api';
 
+test.describe.configure({ mode: 'default' });
+
 /**
  * What a member sees when the server cannot serve a page: a page in the welcome layout, in plain
  * words, with the request's id to quote; never a blank screen or a stack.

@@ -6,6 +6,8 @@ import { startReportSink, type ReportedItem, type ReportSink } from './support/r
 import { json, startStubApi, type StubApi } from './support/stub-api';
 import { firstSubmitOnFreshServer } from './support/patience';
 
+test.describe.configure({ mode: 'default' });
+
 /**
  * Error reporting (SENTRY_*), against a local sink that stands in for the reporting service. The
  * shared server of playwright.config.ts has no DSN.

@@ -9,6 +9,8 @@ import { startPortalServer, type PortalServer } from './support/portal-server';
 let server: PortalServer;
 let origin: string;
 
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   server = await startPortalServer();
   origin = server.baseURL;

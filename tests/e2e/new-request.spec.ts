@@ -13,6 +13,8 @@ import {
 let server: PortalServer;
 let origin: string;
 
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   server = await startPortalServer();
   origin = server.baseURL;

@@ -18,6 +18,8 @@ import { freePort, startPortalServer, type PortalServer } from './support/portal
 let server: PortalServer;
 let origin: string;
 
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   const port = await freePort();
   origin = `http://localhost:${port}`;

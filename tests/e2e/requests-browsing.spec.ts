@@ -15,6 +15,8 @@ import { downloadedBytes, signUpNewMember } from './support/requests';
 let server: PortalServer;
 let origin: string;
 
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   server = await startPortalServer({ env: { OUTBOX_VIEWER: 'true' } });
   origin = server.baseURL;

@@ -11,6 +11,8 @@ let server: PortalServer;
 const firstSignUp = firstSubmitOnFreshServer;
 let origin: string;
 
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   server = await startPortalServer({ env: { OUTBOX_VIEWER: 'true' } });
   origin = server.baseURL;
