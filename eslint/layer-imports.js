@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /**
- * The house's layers, held by the linter: which top-level folders a folder's modules may import
+ * The house's layers, held by the linter: which folders a folder's modules may import
  * (docs/ARCHITECTURE.md, "The map"). Only relative imports are checked; packages are free.
  *
  * Each layer: `folder` (repository-relative, ending in `/`), and either `allow` (the only folders

@@ -28,7 +28,7 @@ export type CategoryIcon = (typeof CATEGORY_ICONS)[number];
 
 /**
  * What members can ask the concierge for. The id is a readable slug (`travel`), used in the
- * category page's address; the list is seeded by the migrations' companion (api/db/seed.ts).
+ * category page's address; the list is seeded by the migration that makes the table.
  */
 export const requestCategories = pgTable(
   'request_categories',

@@ -5,7 +5,7 @@ import type { ApiDependencies, ApiEnv } from '../../http/context.ts';
 import { errorResponse, wrongCurrentPasswordResponse } from '../../http/errors.ts';
 import { passwordInput } from '../../http/validation.ts';
 import { removeSecondFactor, type FactorToRemove } from '../../services/factors/factor-removal.ts';
-import { hasEnrolledMfa } from '../../services/factors/member-factors.ts';
+import { hasEnrolledMfa } from '../../services/member-factors.ts';
 import { isRecentlyProven } from '../../services/sign-in/recent-proof.ts';
 import { ErrorMessage } from '../../../contract/error-messages.ts';
 

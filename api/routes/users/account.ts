@@ -20,7 +20,7 @@ import {
   listSecurityEvents,
   parseSecurityEventCursor,
   type SecurityEventCursor,
-} from '../../services/account/security-events.ts';
+} from '../../services/audit/security-events.ts';
 import { ErrorMessage } from '../../../contract/error-messages.ts';
 
 /**

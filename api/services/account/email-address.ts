@@ -10,12 +10,16 @@ import {
   emailChangeRequestedEmail,
   verifyEmailEmail,
 } from '../messages/account-emails.ts';
-import { issueAccountToken, spendAccountToken, type TokenRefusal } from './account-tokens.ts';
+import {
+  issueAccountToken,
+  spendAccountToken,
+  type TokenRefusal,
+} from '../sign-in/account-tokens.ts';
 import type { Clock } from '../../../platform/clock.ts';
-import { credentialsChanged } from './credential-events.ts';
+import { credentialsChanged } from '../sign-in/credential-events.ts';
 import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
-import { recordSecurityEvent } from './security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 
 /**
  * Proving the account's email address (docs/PRODUCT.md §11.2): a `verify_email` link at sign-up

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { requests, users, type User } from '../../db/schema/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { pendingEmailQuery } from './email-address.ts';
-import { hasEnrolledMfa } from '../factors/member-factors.ts';
+import { hasEnrolledMfa } from '../member-factors.ts';
 import {
   formatUsPhoneNumber,
   normaliseUsPhoneNumber,

@@ -15,7 +15,7 @@ import {
   type MfaRequestContext,
   type VerifyCodeResult,
 } from './step.ts';
-import { lockedUser } from './member-factors.ts';
+import { lockedUser } from '../member-factors.ts';
 import { looksLikeOneTimeCode, normaliseOneTimeCodeInput } from './one-time-codes.ts';
 import { strongFactorAdded } from './strong-factor-added.ts';
 import { matchingTotpStep, newTotpSecret, totpSecretText, totpUri } from './totp.ts';

@@ -24,13 +24,8 @@ import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { passkeyAddedEmail } from '../messages/account-emails.ts';
 import { MINUTE, type Clock } from '../../../platform/clock.ts';
 import { isLocked } from '../sign-in/lockout.ts';
-import {
-  completeSecondStep,
-  type CompletedStep,
-  markSessionVerified,
-  type MfaRequestContext,
-} from './step.ts';
-import { lockedUser } from './member-factors.ts';
+import { completeSecondStep, type CompletedStep, type MfaRequestContext } from './step.ts';
+import { lockedUser } from '../member-factors.ts';
 import {
   describePasskey,
   PASSKEYS_PER_MEMBER,
@@ -38,8 +33,13 @@ import {
   type PasskeyView,
 } from './passkey-store.ts';
 import { strongFactorAdded } from './strong-factor-added.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
-import { createSession, deleteEndedSessions, type IssuedSession } from '../sign-in/sessions.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
+import {
+  createSession,
+  deleteEndedSessions,
+  type IssuedSession,
+  markSessionVerified,
+} from '../sign-in/sessions.ts';
 import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
 
 /**

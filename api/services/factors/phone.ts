@@ -4,7 +4,7 @@ import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { oneTimeCodes, users, type User } from '../../db/schema/index.ts';
 import { twoStepEnabledEmail, twoStepPhoneChangedEmail } from '../messages/account-emails.ts';
 import { type Clock } from '../../../platform/clock.ts';
-import { credentialsChanged } from '../account/credential-events.ts';
+import { credentialsChanged } from '../sign-in/credential-events.ts';
 import {
   generateOneTimeCode,
   hashOneTimeCode,
@@ -21,8 +21,8 @@ import {
 } from './one-time-codes.ts';
 import { enqueueEmail, enqueueText } from '../messages/outbox.ts';
 import { phoneLastDigits } from './phone-numbers.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
-import { type FactorFields, hasEnrolledMfa } from './member-factors.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
+import { type FactorFields, hasEnrolledMfa } from '../member-factors.ts';
 import {
   type MfaRequestContext,
   type CodeRefusal,

@@ -12,8 +12,8 @@ import {
   normaliseRecoveryCodeInput,
   spendRecoveryCode,
 } from './recovery-code-store.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
-import { hasEnrolledMfa, lockedUser } from './member-factors.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
+import { hasEnrolledMfa, lockedUser } from '../member-factors.ts';
 import {
   type MfaRequestContext,
   type CodeRefusal,

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.ts';
 import { HOUR, type Clock } from '../../../platform/clock.ts';
 import { removeInBatches, repeatingPass, type RepeatingPass } from '../repeating-pass.ts';
-import { deleteExpiredSecurityEvents } from '../account/security-events.ts';
+import { deleteExpiredSecurityEvents } from '../audit/security-events.ts';
 
 interface SecurityEventSweeperOptions {
   db: Database;

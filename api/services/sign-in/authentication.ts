@@ -4,16 +4,16 @@ import { users, type User } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { registerSignInAttempt } from './lockout.ts';
-import { hasEnrolledMfa } from '../factors/member-factors.ts';
-import { markSessionVerified } from '../factors/step.ts';
+import { hasEnrolledMfa } from '../member-factors.ts';
 import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import { useRememberedDevice } from './remembered-devices.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 import {
   createSession,
   deleteEndedSessions,
   revokeSession,
   type IssuedSession,
+  markSessionVerified,
 } from './sessions.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
 import { emailUnlockLink } from './unlock.ts';

@@ -5,7 +5,7 @@ import type { Clock } from '../../../platform/clock.ts';
 import { registerSignInAttempt } from './lockout.ts';
 import { verifyPassword } from './passwords.ts';
 import { forgetRememberedDevices } from './remembered-devices.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 import { revokeAllSessions } from './sessions.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
 import { emailUnlockLink } from './unlock.ts';

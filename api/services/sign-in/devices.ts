@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { sessions, type Session } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { forgetRememberedDevices } from './remembered-devices.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 import { sessionIsLive } from './sessions.ts';
 import { describeUserAgent } from './user-agents.ts';
 

@@ -5,7 +5,7 @@ import { rememberedDevices, type RememberedDevice } from '../../db/schema/index.
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { HOUR } from '../../../platform/clock.ts';
 import { describeUserAgent } from './user-agents.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
 
 /**

@@ -60,6 +60,24 @@ export async function createSession(
 }
 
 /**
+ * Marks the session past its MFA step with a fresh mfa token, of which only the SHA-256 is kept,
+ * in the transaction that accepted the second factor. Resolves to the token, for the answer.
+ */
+export async function markSessionVerified(
+  transaction: Database,
+  context: { sessionId: Session['id'] },
+  now: Date,
+): Promise<string> {
+  const mfaToken = generateToken();
+  await transaction
+    .update(sessions)
+    // A second factor proves who holds the session as the password did (recent-proof.ts).
+    .set({ mfaVerifiedAt: now, mfaTokenHash: hashToken(mfaToken), provenAt: now })
+    .where(eq(sessions.id, context.sessionId));
+  return mfaToken;
+}
+
+/**
  * The rows of sessions that can still be used at `now`: not revoked, not past their absolute
  * expiry, used within the idle timeout. Authentication and the Devices list share it, so the list
  * never shows a session the API would refuse.

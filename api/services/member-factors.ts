@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { users, type SecondFactorKind, type User } from '../../db/schema/index.ts';
+import type { Database } from '../db/client.ts';
+import { users, type SecondFactorKind, type User } from '../db/schema/index.ts';
 
 /**
  * Which factors a member has (docs/ARCHITECTURE.md, "Words"): the fields of the user's row that

@@ -5,7 +5,7 @@ import {
   hashPassword,
   verifyPassword,
 } from '../services/sign-in/passwords.ts';
-import type { Database } from './client.ts';
+import type { Database } from '../db/client.ts';
 import {
   DEFAULT_DEMO_PASSWORD,
   DEMO_USERS,
@@ -13,7 +13,7 @@ import {
   type DemoAccount,
 } from './demo-accounts.ts';
 import { INTERNAL_COMPANY_NAMES } from '../../platform/internal-companies.ts';
-import { companies, users } from './schema/index.ts';
+import { companies, users } from '../db/schema/index.ts';
 
 interface DemoCompany {
   name: string;

@@ -9,7 +9,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { HOUR } from '../../../platform/clock.ts';
-import { withMinimumDuration } from '../sign-in/timing.ts';
+import { withMinimumDuration } from './timing.ts';
 import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
 
 /** A password-reset link works for 2 hours (docs/PRODUCT.md §11.2). */

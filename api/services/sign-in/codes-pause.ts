@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { oneTimeCodes, secondStepFailures, users, type User } from '../../db/schema/index.ts';
 import { codesPausedEmail, unlockLink } from '../messages/account-emails.ts';
-import { issueAccountToken } from '../account/account-tokens.ts';
+import { issueAccountToken } from './account-tokens.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
 
 /**
