@@ -7,14 +7,11 @@ import { rateLimit } from '../../http/rate-limit.ts';
 import { jsonBody } from '../../http/validation.ts';
 import { authenticationCredential } from '../../http/webauthn-input.ts';
 import { PRODUCT_NAME } from '../../services/messages/account-emails.ts';
-import {
-  passkeySignInOptions,
-  relyingParty,
-  signInWithPasskey,
-} from '../../services/factors/passkeys.ts';
 import { PASSKEY_SIGN_IN_PER_IP } from '../../services/rate-limits.ts';
 import { MFA_TOKEN_HEADER } from '../../../contract/headers.ts';
 import { ErrorMessage } from '../../../contract/error-messages.ts';
+import { relyingParty } from '../../services/factors/passkey-ceremonies.ts';
+import { passkeySignInOptions, signInWithPasskey } from '../../services/factors/passkey-sign-in.ts';
 
 const signInBody = z.object({
   /** The token given with the options; any short string, so that a wrong one is a 401. */

@@ -76,3 +76,20 @@ export async function findPasskey(
 export async function deletePasskeys(transaction: Database, userId: number): Promise<void> {
   await transaction.delete(passkeys).where(eq(passkeys.userId, userId));
 }
+
+export async function passkeyByCredential(
+  transaction: Database,
+  credentialId: string,
+): Promise<Passkey | undefined> {
+  const [passkey] = await transaction
+    .select()
+    .from(passkeys)
+    .where(eq(passkeys.credentialId, credentialId))
+    .limit(1);
+  return passkey;
+}
+
+/** GET /mfa/passkeys: the member's passkeys as the account area lists them, newest first. */
+export async function listPasskeys(database: Database, userId: number): Promise<PasskeyView[]> {
+  return (await passkeysOf(database, userId)).map(describePasskey);
+}
