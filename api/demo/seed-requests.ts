@@ -14,8 +14,8 @@ import {
 } from '../db/schema/index.ts';
 
 /**
- * The demo members' concierge requests, their timelines and files (docs/PRODUCT.md §1), seeded
- * after the accounts (seed.ts).
+ * The demo members' concierge requests, their timelines and files, seeded after the accounts
+ * (seed.ts).
  */
 
 /** A file the demo data attaches, written to storage as a member would have uploaded it. */

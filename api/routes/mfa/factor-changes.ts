@@ -16,9 +16,9 @@ export const currentPasswordBody = z.object({
 
 /**
  * Adding or changing a factor, checked before the body is read. Once the member has one, only a
- * session that proved it may, or a stolen password would be enough to move the second step to
- * the thief's phone, app or passkey; and only a session proven lately, or a stolen session alone
- * would be enough to add the thief's own (docs/PRODUCT.md §11.2).
+ * session that proved it may, or a stolen password would be enough to move the second step to the
+ * thief's phone, app or passkey; and only a session proven lately, or a stolen session alone would
+ * be enough to add the thief's own.
  */
 export function mayAddFactor({ clock }: ApiDependencies): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {

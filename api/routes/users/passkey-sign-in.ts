@@ -20,10 +20,10 @@ const signInBody = z.object({
 });
 
 /**
- * Signing in with a passkey alone: /api/v1/users/passkey-sign-in (docs/PRODUCT.md §7, §12). The
- * options carry a challenge and a token that ties it to the asking browser; the answer, signed
- * by a passkey verified by its device's lock, starts a session past its MFA step, answered as
- * `POST /users/sign_in` answers one that a remembered device took past it.
+ * Signing in with a passkey alone: /api/v1/users/passkey-sign-in. The options carry a challenge and
+ * a token that ties it to the asking browser; the answer, signed by a passkey verified by its
+ * device's lock, starts a session past its MFA step, answered as `POST /users/sign_in` answers one
+ * that a remembered device took past it.
  */
 export function createPasskeySignInRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin } = dependencies;

@@ -33,7 +33,7 @@ function samePassword(a: string, b: string): boolean {
 
 /**
  * PATCH /users: changes the password of the signed-in member, who proves it is them with the
- * current password (docs/PRODUCT.md §11.2).
+ * current password.
  *
  * The current password is checked like a sign-in's: one argon2 computation, the answer after at
  * least {@link SIGN_IN_MINIMUM_DURATION_MS}, and the attempt counted by the lockout

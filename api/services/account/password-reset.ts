@@ -82,9 +82,9 @@ type PasswordResetResult =
  *
  * The reset link was mailed to the account's address, so following it proves the address. On an
  * account whose address was unproven it also clears the second factor and everything about it:
- * someone who signed up first with another person's address may have enrolled their own phone
- * (or app, with its recovery codes), and the owner, proven now, must find the enrollment offered to them, not a code sent to that
- * phone (docs/PRODUCT.md §11.2).
+ * someone who signed up first with another person's address may have enrolled their own phone (or
+ * app, with its recovery codes), and the owner, proven now, must find the enrollment offered to
+ * them, not a code sent to that phone.
  */
 export async function resetPassword(
   database: Database,

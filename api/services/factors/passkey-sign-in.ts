@@ -70,9 +70,9 @@ type PasskeySignInResult =
 
 /**
  * POST /users/passkey-sign-in: a passkey, verified by its device's lock, answers the challenge
- * given with this token; a new session starts past its MFA step (docs/PRODUCT.md §12). Refused
- * alike whatever went wrong, an account locked by wrong passwords included: the lock stands until
- * it lifts or the member follows the unlock link.
+ * given with this token; a new session starts past its MFA step. Refused alike whatever went wrong,
+ * an account locked by wrong passwords included: the lock stands until it lifts or the member
+ * follows the unlock link.
  */
 export function signInWithPasskey(
   database: Database,

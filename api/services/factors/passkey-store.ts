@@ -4,9 +4,9 @@ import type { Database } from '../../db/client.ts';
 import { passkeys, type Passkey } from '../../db/schema/index.ts';
 
 /**
- * The member's passkeys as rows (docs/PRODUCT.md §11.2): their public ids, the list the account
- * area shows, and their end with two-step verification. The ceremonies that add and use them are
- * in passkeys.ts.
+ * The member's passkeys as rows: their public ids, the list the account area shows, and their end
+ * with two-step verification. The ceremonies that add and use them are passkey-registration.ts,
+ * passkey-step.ts and passkey-sign-in.ts.
  */
 
 /** A member keeps at most this many passkeys. */

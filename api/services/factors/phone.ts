@@ -251,9 +251,9 @@ export async function verifyMfaCode(
 
 /**
  * Makes `phone` the one the codes go to, in the transaction that spent its enrollment code: the
- * first phone turns two-step verification on, another one replaces the phone before it. Either
- * is recorded and emailed to the member (docs/PRODUCT.md §11.2), so that a change made with a
- * stolen session does not go unseen.
+ * first phone turns two-step verification on, another one replaces the phone before it. Either is
+ * recorded and emailed to the member, so that a change made with a stolen session does not go
+ * unseen.
  */
 async function enrollPhone(
   transaction: Database,

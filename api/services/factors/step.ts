@@ -21,8 +21,8 @@ import { hashToken, looksLikeToken } from '../tokens.ts';
 import { type FactorFields, hasEnrolledMfa } from '../member-factors.ts';
 
 /**
- * The step (docs/PRODUCT.md §4, §12): whether a request is past it, marking a session past it with
- * the mfa token, and counting the wrong codes of every factor against the account.
+ * The step, sign-in's second one: whether a request is past it, taking a session past it, and
+ * counting the wrong codes of every factor against the account.
  */
 
 /**
@@ -93,8 +93,8 @@ export const CODES_PAUSED: CodeRefusal = { verified: false, reason: 'codes_pause
 
 /**
  * Marks the session past its MFA step (see {@link markSessionVerified}) and, when the member asked
- * for it, remembers this browser for 30 days (remembered-devices.ts), in the transaction that accepted the second factor: a device is never remembered for a step
- * that was rolled back.
+ * for it, remembers this browser for 30 days (sign-in/remembered-devices.ts), in the transaction
+ * that accepted the second factor: a device is never remembered for a step that was rolled back.
  */
 export async function completeSecondStep(
   transaction: Database,

@@ -51,8 +51,7 @@ interface SignInCredentials {
  * A device token is looked at only once the password is accepted, so it changes nothing of a
  * refusal, its count or its timing. When it is an unexpired remembered device of this member and
  * the member has a second factor, the new session is past its MFA step in the sign-in's own
- * transaction (docs/PRODUCT.md §12): a failure leaves neither a verified session nor a use
- * written down.
+ * transaction: a failure leaves neither a verified session nor a use written down.
  *
  * Unknown email, wrong password and locked account all come back as the same `signedIn: false`
  * after one argon2 computation each, and every answer waits out

@@ -6,8 +6,8 @@ import { issueAccountToken } from './account-tokens.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
 
 /**
- * The pause on an account's codes (docs/PRODUCT.md §11.2): too many wrong codes stop every code
- * until a password reset or an unlock link, which prove the member reads the account's email.
+ * The pause on an account's codes: too many wrong codes stop every code until a password reset or
+ * an unlock link, which prove the member reads the account's email.
  */
 
 /**

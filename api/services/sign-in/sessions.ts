@@ -26,13 +26,13 @@ export interface AuthenticatedSession {
   user: User;
   /** The name of the user's company, null for a member of none. */
   companyName: string | null;
-  /** Whether the user's company requires MFA (docs/PRODUCT.md §12). */
+  /** Whether the user's company requires MFA. */
   companyRequiresMfa: boolean;
 }
 
 /**
- * Starts a session, keeping where it started (the browser's `User-Agent` and the network, never
- * the address) for the Devices page (docs/PRODUCT.md §11.2).
+ * Starts a session, keeping where it started (the browser's `User-Agent` and the network, never the
+ * address) for the Devices page.
  */
 export async function createSession(
   database: Database,
@@ -93,9 +93,9 @@ export function sessionIsLive(now: Date): SQL {
 
 /**
  * Finds the live session of a bearer token, renews its idle timeout and loads its member, in one
- * statement: a session cannot expire between the check and the renewal, and a page's calls cost
- * one statement for the session however they go on (docs/PRODUCT.md §14). Returns null for an
- * unknown, revoked, idle-expired or absolutely expired token.
+ * statement: a session cannot expire between the check and the renewal, and a page's calls cost one
+ * statement for the session however they go on. Returns null for an unknown, revoked, idle-expired
+ * or absolutely expired token.
  */
 export async function authenticateSession(
   database: Database,
