@@ -75,10 +75,31 @@ export default defineConfig(
               because: 'services know nothing of HTTP; routes call them',
             },
             {
+              folder: 'api/services/factors/',
+              deny: ['src/', 'api/http/', 'api/routes/', 'api/services/account/'],
+              because: 'services know nothing of HTTP, and the account builds on the factors',
+            },
+            {
+              folder: 'api/services/sign-in/',
+              deny: [
+                'src/',
+                'api/http/',
+                'api/routes/',
+                'api/services/factors/',
+                'api/services/account/',
+              ],
+              because:
+                'services know nothing of HTTP, and the factors and the account build on sign-in',
+            },
+            {
+              folder: 'api/services/audit/',
+              allow: ['api/services/audit/', 'api/db/', 'platform/', 'contract/'],
+            },
+            {
               folder: 'api/db/',
-              deny: ['src/', 'api/services/', 'api/http/', 'api/routes/'],
-              except: ['api/db/seed.ts', 'api/db/seed-requests.ts'],
-              because: 'the services build on the schema, not the other way round',
+              deny: ['src/', 'api/services/', 'api/http/', 'api/routes/', 'api/demo/'],
+              because:
+                'the services and the demo data build on the schema, not the other way round',
             },
             {
               folder: 'src/',

@@ -44,14 +44,13 @@ export type { ApiDependencies } from './http/context.ts';
 const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /**
- * The reference API (docs/PRODUCT.md §7) as a Hono app: one sub-app per resource under
- * /api/v1, plus, with the local storage driver, its upload and download addresses under
- * /storage. Every answer but a downloaded file is JSON; errors are `{"error": "…"}` and never
- * carry a stack, a path or SQL.
+ * The reference API as a Hono app: one sub-app per resource under /api/v1, plus, with the local
+ * storage driver, its upload and download addresses under /storage. Every answer but a downloaded
+ * file is JSON; errors are `{"error": "…"}` and never carry a stack, a path or SQL.
  */
 export function createApiApp(dependencies: ApiDependencies): Hono {
   const v1 = new Hono()
-    // Accounts and sessions (docs/PRODUCT.md §7).
+    // Accounts and sessions.
     .route('/users', createSignInRoutes(dependencies))
     .route('/users', createAccountRoutes(dependencies))
     .route('/users', createCurrentUserRoutes(dependencies))
@@ -63,9 +62,9 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
     .route('/users/confirmation', createConfirmationRoutes(dependencies))
     .route('/users/email', createEmailChangeRoutes(dependencies))
     .route('/users/reauthentication', createReauthenticationRoutes(dependencies))
-    // Two-step verification (docs/PRODUCT.md §7.1, §12): every route needs a session, and all
-    // but turning it off, renewing codes, listing passkeys and removing a factor work before
-    // the step (that is what they complete).
+    // Two-step verification: every route needs a session, and all but turning it off, renewing
+    // codes, listing passkeys and removing a factor work before the step (that is what they
+    // complete).
     .route('/mfa', createTwoStepVerificationRoutes(dependencies))
     .route('/mfa', createStepRoutes(dependencies))
     .route('/mfa', createPhoneRoutes(dependencies))

@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { Hono } from 'hono';
 import { createApiApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
-import type { DemoAccount } from './db/demo-accounts.ts';
-import { seedDemoRequests } from './db/seed-requests.ts';
-import { seedDemoData } from './db/seed.ts';
+import type { DemoAccount } from './demo/demo-accounts.ts';
+import { seedDemoRequests } from './demo/seed-requests.ts';
+import { seedDemoData } from './demo/seed.ts';
 import { systemClock, type Clock } from '../platform/clock.ts';
 import {
   createSmtpEmailProvider,
@@ -39,7 +39,7 @@ import { parseOrigin } from '../platform/settings.ts';
 import { passwordEstimator } from './services/sign-in/password-strength.ts';
 import { createFactorSecrets, randomFactorSecrets } from './services/factors/factor-secrets.ts';
 
-export type { DemoAccount } from './db/demo-accounts.ts';
+export type { DemoAccount } from './demo/demo-accounts.ts';
 export type { Clock } from '../platform/clock.ts';
 export type { EmailProvider, OutboxWorker, TextProvider } from './services/messages/outbox.ts';
 export type { FileStorage } from './services/files/storage/file-storage.ts';

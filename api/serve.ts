@@ -2,7 +2,7 @@ import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { z } from 'zod';
 import { isDataFolderInUse } from './db/data-folder-lock.ts';
-import { demoAccountsText } from './db/demo-accounts.ts';
+import { demoAccountsText } from './demo/demo-accounts.ts';
 import { secretKeptIn } from '../platform/kept-secret.ts';
 import { DEFAULT_PUBLIC_ORIGIN, openReferenceApi, type ReferenceApiServer } from './index.ts';
 import {

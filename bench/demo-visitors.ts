@@ -13,7 +13,7 @@ import { createSoftwareAuthenticator } from '../tests/support/software-authentic
 import { cookieHeaderOf, keepSetCookie, type CookieJar } from './cookie-jar.ts';
 import { get, type DemoData, type Fetched, type Visitor } from './page-weight.ts';
 
-/** The demo accounts of api/db/seed.ts behind each signed-in visitor. */
+/** The demo accounts of api/demo/seed.ts behind each signed-in visitor. */
 const accountOf = {
   member: 'member@example.com',
   'MFA enrollment required': 'secure@example.com',
@@ -34,7 +34,7 @@ const resetAccount = 'concierge@example.com';
  */
 /**
  * The demo member's request a request's pages are weighed and measured on: open, with notes from
- * both sides and a file (api/db/seed.ts).
+ * both sides and a file (api/demo/seed.ts).
  */
 const weighedRequestTitle = 'A pediatric dentist near home';
 

@@ -1,8 +1,8 @@
 import path from 'node:path';
 
 /**
- * The house's layers, held by the linter: which top-level folders a folder's modules may import.
- * Only relative imports are checked; packages are free.
+ * The house's layers, held by the linter: which folders a folder's modules may import. Only
+ * relative imports are checked; packages are free.
  *
  * Each layer: `folder` (repository-relative, ending in `/`), and either `allow` (the only folders
  * it may import) or `deny` (folders it may not), with `except` naming files that may cross a

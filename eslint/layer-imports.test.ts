@@ -12,6 +12,8 @@ const options = [
     root,
     layers: [
       { folder: 'contract/', allow: ['contract/'] },
+      { folder: 'api/services/', deny: ['api/routes/'] },
+      { folder: 'api/services/sign-in/', deny: ['api/routes/', 'api/services/factors/'] },
       { folder: 'src/', deny: ['api/'], except: ['src/server/api/transport.ts'], because: 'why' },
     ],
   },
@@ -31,6 +33,11 @@ describe('the layer imports rule', () => {
       },
       { filename: at('contract/a.ts'), code: "export { b } from './b.ts';", options },
       { filename: at('tests/a.ts'), code: "import '../api/index.ts';", options },
+      {
+        filename: at('api/services/factors/a.ts'),
+        code: "import { b } from '../sign-in/b.ts';",
+        options,
+      },
     ],
     invalid: [
       {
@@ -50,6 +57,18 @@ describe('the layer imports rule', () => {
         code: "export * from '../platform/clock.ts';",
         options,
         errors: [{ messageId: 'notAllowed' }],
+      },
+      {
+        filename: at('api/services/sign-in/a.ts'),
+        code: "import { b } from '../factors/b.ts';",
+        options,
+        errors: [{ messageId: 'denied' }],
+      },
+      {
+        filename: at('api/services/sign-in/a.ts'),
+        code: "import { b } from '../../routes/b.ts';",
+        options,
+        errors: [{ messageId: 'denied' }],
       },
     ],
   });

@@ -5,9 +5,9 @@ import path from 'node:path';
 
 /**
  * One process per PGlite folder. PGlite keeps no lock of its own: two processes that open one
- * folder each write it as if alone, and what one of them commits can be gone after a restart
- * (docs/OPERATIONS.md, "Data"). The process that opens a folder leaves a file in it naming
- * itself; a second one finds it, sees that its holder is alive, and refuses to start.
+ * folder each write it as if alone, and what one of them commits can be gone after a restart. The
+ * process that opens a folder leaves a file in it naming itself; a second one finds it, sees that
+ * its holder is alive, and refuses to start.
  *
  * Node has no file locks of the operating system's, so the holder's liveness is checked instead,
  * which makes a lock left by a process that died (SIGKILL, out of memory) no obstacle:

@@ -17,9 +17,8 @@ interface RequireSessionOptions {
   /**
    * Let a request through that has not completed MFA, for the calls that complete it (the /mfa
    * routes). Every other route refuses it with 401 "MFA authentication required", which tells the
-   * client to ask for a code: the request of an enrolled user without the `mfa-token` of a
-   * verified session, and any request of a user whose company requires MFA and who has not
-   * enrolled yet (docs/PRODUCT.md §12).
+   * client to ask for a code: the request of an enrolled user without the `mfa-token` of a verified
+   * session, and any request of a user whose company requires MFA and who has not enrolled yet.
    */
   allowUnverifiedMfa?: boolean;
 }

@@ -35,7 +35,7 @@ export interface ApiEnv {
     user: User;
     /** The name of the user's company, null for a member of none. */
     companyName: string | null;
-    /** Whether the user's company requires MFA (docs/PRODUCT.md §12). */
+    /** Whether the user's company requires MFA. */
     companyRequiresMfa: boolean;
     /**
      * Whether this request proves MFA for its session: the session was verified by a code and

@@ -18,7 +18,7 @@ export function errorResponse(
 
 /**
  * The refusal of a wrong current password, under its field: for every change a signed-in member
- * proves with it (docs/PRODUCT.md §11.2).
+ * proves with it.
  */
 export function wrongCurrentPasswordResponse(c: Context): Response {
   return errorResponse(c, 422, ErrorMessage.wrongCurrentPassword, 'user.current_password');

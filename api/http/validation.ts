@@ -218,8 +218,7 @@ export function isUuid(value: string): boolean {
 
 /**
  * Admits only a path whose parameter `name` is a UUID. Anything else answers 404 "Not found.",
- * exactly like an id that exists but is not the member's own (docs/PRODUCT.md §7.2), and never
- * reaches the database.
+ * exactly like an id that exists but is not the member's own, and never reaches the database.
  */
 export function uuidParameter(name: string): MiddlewareHandler {
   return async (c, next) => {

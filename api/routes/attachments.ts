@@ -8,8 +8,7 @@ import { ErrorMessage } from '../../contract/error-messages.ts';
 
 /**
  * The member's attached files: /api/v1/attachments/{id} answers a download address valid for 5
- * minutes (docs/PRODUCT.md §7.2.1). A file that is not the member's, or not attached to any of
- * their requests, answers 404.
+ * minutes. A file that is not the member's, or not attached to any of their requests, answers 404.
  */
 export function createAttachmentsRoutes(dependencies: ApiDependencies) {
   const { db, clock, storage } = dependencies;

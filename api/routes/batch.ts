@@ -31,16 +31,15 @@ interface BatchResponse {
 }
 
 /**
- * POST /api/v1/batch (docs/PRODUCT.md §14): up to five GET calls of one member in one, with one
- * session check. A page needs the member and its own data; asked one call at a time, every call
- * would check the session and load the member again. Each read goes through the whole API as if
- * it had been sent alone (its validation, its rate limits, its answer), except that the session
- * this call checked is taken as checked: `{"responses": [{"status", "body"}]}`, in the order
- * asked. A read's failure is its own entry; the batch answers 401 as any call would when the
- * session is not live or awaits its code. Every answer carries the member's data `version`, read
- * by the session check before any read (so the reads are at least as new as it is), which a
- * later batch may send as `unless_version` to learn, after the session check alone, that nothing
- * the member's pages show has changed since (docs/PRODUCT.md §14).
+ * POST /api/v1/batch: up to five GET calls of one member in one, with one session check. A page
+ * needs the member and its own data; asked one call at a time, every call would check the session
+ * and load the member again. Each read goes through the whole API as if it had been sent alone (its
+ * validation, its rate limits, its answer), except that the session this call checked is taken as
+ * checked: `{"responses": [{"status", "body"}]}`, in the order asked. A read's failure is its own
+ * entry; the batch answers 401 as any call would when the session is not live or awaits its code.
+ * Every answer carries the member's data `version`, read by the session check before any read (so
+ * the reads are at least as new as it is), which a later batch may send as `unless_version` to
+ * learn, after the session check alone, that nothing the member's pages show has changed since.
  */
 export function createBatchRoutes(dependencies: ApiDependencies, api: () => Hono) {
   return new Hono<ApiEnv>().post(

@@ -11,10 +11,10 @@ import { ErrorMessage } from '../../contract/error-messages.ts';
 const slugParameter = z.string().trim().min(1).max(100);
 
 /**
- * GET /api/v1/companies/{slug} (docs/PRODUCT.md §7.2): the company a sign-up link names, so that
- * the page says at once whether the link is known. 200 `{"company": {"slug", "name"}}`, or 404
- * with the sign-up's own sentence. No session: it is asked before the member exists; a rate
- * limit per address bounds guessing which companies are members.
+ * GET /api/v1/companies/{slug}: the company a sign-up link names, so that the page says at once
+ * whether the link is known. 200 `{"company": {"slug", "name"}}`, or 404 with the sign-up's own
+ * sentence. No session: it is asked before the member exists; a rate limit per address bounds
+ * guessing which companies are members.
  */
 export function createCompaniesRoutes(dependencies: ApiDependencies) {
   const { db, trustedProxies } = dependencies;

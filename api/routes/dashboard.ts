@@ -3,7 +3,7 @@ import { requireSession } from '../http/authentication.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { describeDashboard } from '../services/requests/dashboard.ts';
 
-/** The member's dashboard: /api/v1/dashboard (docs/PRODUCT.md §7.2.1). */
+/** The member's dashboard: /api/v1/dashboard. */
 export function createDashboardRoutes(dependencies: ApiDependencies) {
   const { db } = dependencies;
   return new Hono<ApiEnv>().get('/', requireSession(dependencies), async (c) =>

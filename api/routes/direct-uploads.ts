@@ -42,10 +42,10 @@ const directUploadBody = z.object({
 });
 
 /**
- * Addresses to upload a file straight to storage: /api/v1/direct_uploads (docs/PRODUCT.md
- * §7.2.1). The file can then be attached to a request or a note by its id. A file that would
- * take the member's files past their quota is refused like one past the size limit: 400 naming
- * `blob.byte_size`, which the web tier shows under the file.
+ * Addresses to upload a file straight to storage: /api/v1/direct_uploads. The file can then be
+ * attached to a request or a note by its id. A file that would take the member's files past their
+ * quota is refused like one past the size limit: 400 naming `blob.byte_size`, which the web tier
+ * shows under the file.
  */
 export function createDirectUploadsRoutes(dependencies: ApiDependencies) {
   const { db, clock, storage } = dependencies;

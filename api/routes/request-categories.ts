@@ -9,8 +9,8 @@ import { listPositionQuery, pagePositionOf } from './requests.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
 
 /**
- * What members can ask for: /api/v1/request_categories (docs/PRODUCT.md §7.2.1). A category's
- * page lists the member's own requests in it, paged like GET /requests.
+ * What members can ask for: /api/v1/request_categories. A category's page lists the member's own
+ * requests in it, paged like GET /requests.
  */
 export function createRequestCategoriesRoutes(dependencies: ApiDependencies) {
   const { db } = dependencies;

@@ -51,7 +51,7 @@ const cursorParameter = z.preprocess(
 
 /**
  * Which page of a list (GET /requests, GET /request_categories/{id}): `page`, or, to page by
- * position (docs/PRODUCT.md §7.2), `after` or `before`; a cursor wins over `page`.
+ * position, `after` or `before`; a cursor wins over `page`.
  */
 export const listPositionQuery = z
   .object({ page: pageParameter, after: cursorParameter, before: cursorParameter })
@@ -96,9 +96,8 @@ const ATTACHMENT_PROBLEMS: Record<AttachmentProblem, string> = {
 };
 
 /**
- * A member's concierge requests: /api/v1/requests (docs/PRODUCT.md §7.2, §7.2.1). Every route
- * needs a session; an id that is not one of the member's requests, or not a UUID at all, answers
- * 404.
+ * A member's concierge requests: /api/v1/requests. Every route needs a session; an id that is not
+ * one of the member's requests, or not a UUID at all, answers 404.
  */
 export function createRequestsRoutes(dependencies: ApiDependencies) {
   const { db, clock, storage } = dependencies;

@@ -25,8 +25,8 @@ function mediaTypeOf(header: string | undefined): string {
 }
 
 /**
- * The local storage driver's addresses (docs/PRODUCT.md §7.2.1), mounted at `/storage` on the
- * app's root, outside /api/v1 and its JSON body limit:
+ * The local storage driver's addresses, mounted at `/storage` on the app's root, outside /api/v1
+ * and its JSON body limit:
  *
  * - `PUT /storage/uploads/{token}`: one upload of exactly the file the signed token declares,
  *   with its `Content-Type` and the checksum in `X-Checksum-SHA256`. The body is streamed to a

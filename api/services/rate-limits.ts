@@ -18,7 +18,7 @@ export const SIGN_IN_PER_IP: RateLimitRule = {
   windowMs: 10 * MINUTE,
 };
 
-/** Sign-ups (docs/PRODUCT.md §11.3): each reveals whether an email has an account. */
+/** Sign-ups: each reveals whether an email has an account. */
 export const SIGN_UP_PER_IP: RateLimitRule = {
   name: 'sign_up:ip',
   limit: 20,
@@ -42,7 +42,7 @@ export const MFA_VERIFY_PER_USER: RateLimitRule = {
   windowMs: 10 * MINUTE,
 };
 
-/** Password-reset requests (docs/PRODUCT.md §11.3), counted per account and per address. */
+/** Password-reset requests, counted per account and per address. */
 export const PASSWORD_RESET_PER_ACCOUNT: RateLimitRule = {
   name: 'password_reset:account',
   limit: 5,

@@ -212,7 +212,7 @@ let cached: WebConfig | undefined;
  * The address to open this server at on this machine, as it says when it is ready. A server on
  * loopback (or on every address) is `http://localhost:<port>`, not `http://127.0.0.1:<port>`:
  * browsers refuse an IP address as a passkey's site, and the portal gives its passkeys to
- * `localhost` (api/services/factors/passkeys.ts), so only that name signs in with one.
+ * `localhost` (api/services/factors/passkey-ceremonies.ts), so only that name signs in with one.
  */
 export function localAddress(config: Pick<WebConfig, 'host' | 'port'>): string {
   const everyAddress = config.host === '0.0.0.0' || config.host === '::';

@@ -12,7 +12,7 @@ import {
 import { deleteAccount as deleteAccountWith } from '../../api/services/account/account-deletion.ts';
 import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
 import { removeQueuedStorageFiles } from '../../api/services/files/files.ts';
-import { recordSecurityEvent } from '../../api/services/account/security-events.ts';
+import { recordSecurityEvent } from '../../api/services/audit/security-events.ts';
 import type { FileStorage } from '../../api/services/files/storage/file-storage.ts';
 import {
   randomClientAddress,

@@ -2,7 +2,7 @@ import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rememberedDevices, users } from '../../api/db/schema/index.ts';
-import { issueAccountToken } from '../../api/services/account/account-tokens.ts';
+import { issueAccountToken } from '../../api/services/sign-in/account-tokens.ts';
 import { MINUTE } from '../../platform/clock.ts';
 import { totpCodeAt, totpStep } from '../../api/services/factors/totp.ts';
 import {

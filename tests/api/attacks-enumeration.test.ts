@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../api/db/schema/index.ts';
-import { TOKEN_REQUEST_MINIMUM_DURATION_MS } from '../../api/services/account/account-tokens.ts';
+import { TOKEN_REQUEST_MINIMUM_DURATION_MS } from '../../api/services/sign-in/account-tokens.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS } from '../../api/services/sign-in/timing.ts';
 import { lockAccount } from './attacks-support.ts';
 import { startTestApi, uniqueEmail, type TestApi, type TestUser } from './support.ts';

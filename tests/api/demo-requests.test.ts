@@ -2,9 +2,9 @@
 import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobs, requests, requestUpdates, users } from '../../api/db/schema/index.ts';
-import { DEFAULT_DEMO_PASSWORD } from '../../api/db/demo-accounts.ts';
-import { seedDemoRequests } from '../../api/db/seed-requests.ts';
-import { seedDemoData } from '../../api/db/seed.ts';
+import { DEFAULT_DEMO_PASSWORD } from '../../api/demo/demo-accounts.ts';
+import { seedDemoRequests } from '../../api/demo/seed-requests.ts';
+import { seedDemoData } from '../../api/demo/seed.ts';
 import { startTestApi, type TestApi } from './support.ts';
 
 let api: TestApi;

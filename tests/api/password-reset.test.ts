@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN_REQUEST_MINIMUM_DURATION_MS } from '../../api/services/account/account-tokens.ts';
+import { TOKEN_REQUEST_MINIMUM_DURATION_MS } from '../../api/services/sign-in/account-tokens.ts';
 import { HOUR, SECOND } from '../../platform/clock.ts';
 import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
 import {

@@ -10,7 +10,7 @@ import {
   NO_ORIGIN,
   recordSecurityEvent,
   SECURITY_EVENT_RETENTION_DAYS,
-} from '../../api/services/account/security-events.ts';
+} from '../../api/services/audit/security-events.ts';
 import { codeFromText, jsonRequest, startTestApi, tokenFromLink, type TestApi } from './support.ts';
 import { type SecurityEventKind } from '../../contract/security-event-kinds.ts';
 

@@ -127,7 +127,7 @@ const accountPhone = { typed: '(555) 010-0288', e164: '+15550100288' };
 const codeResendIntervalMs = 61_000;
 let lastCodeAskedAt = 0;
 
-/** The seeded member with a phone (api/db/seed.ts), asked for a code after the password. */
+/** The seeded member with a phone (api/demo/seed.ts), asked for a code after the password. */
 const verifiedMember = { email: 'verified@example.com', password: member.password };
 
 /** The outbox viewer's page (the portal has OUTBOX_VIEWER on). */

@@ -21,7 +21,7 @@ const test = base.extend<{ origin: string }>({
 const firstSignIn = firstSubmitOnFreshServer;
 
 const demoPassword = 'portal-demo-2026';
-/** The demo member with a phone for two-step verification, ending in 23 (api/db/seed.ts). */
+/** The demo member with a phone for two-step verification, ending in 23 (api/demo/seed.ts). */
 const verified = { email: 'verified@example.com', password: demoPassword };
 /** The demo member whose company requires two-step verification, without a phone yet. */
 const secure = { email: 'secure@example.com', password: demoPassword };

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { MOVING_INVENTORY } from '../../api/db/seed-requests.ts';
+import { MOVING_INVENTORY } from '../../api/demo/seed-requests.ts';
 import { enterTextedCode } from './support/accounts';
 import { expectNoAxeViolations, member, signIn, waitForHydration } from './support/journeys';
 import { startPortalServer, type PortalServer } from './support/portal-server';
@@ -8,7 +8,7 @@ import { downloadedBytes, signUpNewMember } from './support/requests';
 /**
  * Browsing requests (docs/PRODUCT.md §2, §7.2.1): the Requests page's tabs and pages, one
  * request with its timeline and files, a category. The demo member's requests are the seed's
- * (api/db/seed-requests.ts): open ones in each open status, closed ones completed and cancelled.
+ * (api/demo/seed-requests.ts): open ones in each open status, closed ones completed and cancelled.
  *
  * A server of its own (per worker): no other spec's requests change what these pages list.
  */

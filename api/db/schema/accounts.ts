@@ -95,17 +95,17 @@ export const users = pgTable(
      */
     mfaCodesPausedAt: timestampWithZone('mfa_codes_paused_at'),
     /**
-     * When the member proved they read `email` (a verification link, or a password reset, which
-     * is sent there too); null while the address is unproven (docs/PRODUCT.md §11.2).
+     * When the member proved they read `email` (a verification link, or a password reset, which is
+     * sent there too); null while the address is unproven.
      */
     emailVerifiedAt: timestampWithZone('email_verified_at'),
     createdAt: timestampWithZone('created_at').notNull().defaultNow(),
     updatedAt: timestampWithZone('updated_at').notNull().defaultNow(),
     /**
-     * Bumped by the database itself (triggers of migration 0013) whenever anything the member's
-     * own pages show changes: this row, their requests, their timeline entries, their attached
-     * files, their company, the categories. The session check reads it with the user, so a page
-     * the web tier kept can be served again while it is unchanged (docs/PRODUCT.md §14).
+     * Bumped by the database itself (triggers of migration 0013) whenever anything the member's own
+     * pages show changes: this row, their requests, their timeline entries, their attached files,
+     * their company, the categories. The session check reads it with the user, so a page the web
+     * tier kept can be served again while it is unchanged.
      */
     dataVersion: bigint('data_version', { mode: 'number' }).notNull().default(0),
     /**
@@ -140,7 +140,7 @@ export const sessions = pgTable(
     lastUsedAt: timestampWithZone('last_used_at').notNull().defaultNow(),
     /** Absolute expiry; the idle limit is computed from last_used_at. */
     expiresAt: timestampWithZone('expires_at').notNull(),
-    /** When a one-time code was verified in this session (docs/PRODUCT.md §12). */
+    /** When a one-time code was verified in this session. */
     mfaVerifiedAt: timestampWithZone('mfa_verified_at'),
     /**
      * SHA-256 (hex) of the mfa token issued by that verification. Later calls prove it with the
@@ -191,8 +191,8 @@ const ACCOUNT_TOKEN_PURPOSES = [
 export type AccountTokenPurpose = (typeof ACCOUNT_TOKEN_PURPOSES)[number];
 
 /**
- * Password-reset and unlock tokens (docs/PRODUCT.md §11.2): only their SHA-256 is stored, and
- * each is spent once. A user has at most one live token per purpose: issuing one deletes the older.
+ * Password-reset and unlock tokens: only their SHA-256 is stored, and each is spent once. A user
+ * has at most one live token per purpose: issuing one deletes the older.
  */
 export const accountTokens = pgTable(
   'account_tokens',
@@ -231,11 +231,11 @@ export const accountTokens = pgTable(
 );
 
 /**
- * Browsers a member asked to skip the MFA step on for 30 days (docs/PRODUCT.md §11.2, §12;
- * services/remembered-devices.ts). The browser keeps a 256-bit token and sends it with the
+ * Browsers a member asked to skip the MFA step on for 30 days
+ * (services/sign-in/remembered-devices.ts). The browser keeps a 256-bit token and sends it with the
  * password at sign-in; only its SHA-256 is kept here, as for sessions. A member keeps at most 10;
- * they all go when every session does (a password change or reset, an unlock link, ending the
- * other sessions) and with the last second factor.
+ * they all go when every session does (a password change or reset, an unlock link, ending the other
+ * sessions) and with the last second factor.
  */
 export const rememberedDevices = pgTable(
   'remembered_devices',

@@ -9,11 +9,11 @@ import { users, sessions } from './accounts.ts';
 const ONE_TIME_CODE_PURPOSES = ['enroll', 'verify'] as const;
 
 /**
- * The codes texted for MFA (docs/PRODUCT.md §11.2): stored salted and hashed, bound to the session
- * that asked for them, valid 10 minutes, void after 5 wrong tries. Rows outlive their session (the
- * reference is then null) so that the resend limits and the account's cap on wrong codes, counted
- * per user, cannot be reset by signing in again; rows older than 24 hours are deleted when the
- * user asks for a new code, and all of a user's rows when a reset or an unlock clears the cap.
+ * The codes texted for MFA: stored salted and hashed, bound to the session that asked for them,
+ * valid 10 minutes, void after 5 wrong tries. Rows outlive their session (the reference is then
+ * null) so that the resend limits and the account's cap on wrong codes, counted per user, cannot be
+ * reset by signing in again; rows older than 24 hours are deleted when the user asks for a new
+ * code, and all of a user's rows when a reset or an unlock clears the cap.
  */
 export const oneTimeCodes = pgTable(
   'one_time_codes',
@@ -42,9 +42,9 @@ export const oneTimeCodes = pgTable(
 );
 
 /**
- * Each wrong code from an authenticator app (docs/PRODUCT.md §11.2). They count toward the
- * account's cap on wrong codes with the wrong tries of texted codes (services/factors/step.ts), and go
- * when the pause they may cause is lifted.
+ * Each wrong code from an authenticator app. They count toward the account's cap on wrong codes
+ * with the wrong tries of texted codes (services/factors/step.ts), and go when the pause they may
+ * cause is lifted.
  */
 export const secondStepFailures = pgTable(
   'second_step_failures',
@@ -61,11 +61,11 @@ export const secondStepFailures = pgTable(
 );
 
 /**
- * Recovery codes (docs/PRODUCT.md §11.2): one-time codes the member keeps for when no factor is at
- * hand, made in sets of 10 (services/recovery-codes.ts). Only a salted SHA-256 of each is kept: a
- * code has 50 random bits, so a hash is as good as a password hash against a stolen table, and the
- * account's cap on wrong codes bounds guessing online. Each is spent once; a new set replaces every
- * older code, and the set goes when the member's last factor does.
+ * Recovery codes: one-time codes the member keeps for when no factor is at hand, made in sets of 10
+ * (services/factors/recovery-codes.ts). Only a salted SHA-256 of each is kept: a code has 50 random
+ * bits, so a hash is as good as a password hash against a stolen table, and the account's cap on
+ * wrong codes bounds guessing online. Each is spent once; a new set replaces every older code, and
+ * the set goes when the member's last factor does.
  */
 export const recoveryCodes = pgTable(
   'recovery_codes',
@@ -88,8 +88,8 @@ export const recoveryCodes = pgTable(
 const PASSKEY_DEVICE_TYPES = ['singleDevice', 'multiDevice'] as const;
 
 /**
- * The member's passkeys (WebAuthn credentials, docs/PRODUCT.md §11.2): each one a second factor,
- * and, being verified by the device's lock, a way to sign in without the password.
+ * The member's passkeys (WebAuthn credentials): each one a second factor, and, being verified by
+ * the device's lock, a way to sign in without the password.
  */
 export const passkeys = pgTable(
   'passkeys',

@@ -7,10 +7,10 @@ import { requests, requestUpdates } from './requests.ts';
 /** Members' files and the storage keys waiting to be deleted. */
 
 /**
- * A file a member uploaded straight to storage (docs/PRODUCT.md §7.2). It is created by
- * `POST /direct_uploads` with the size, type and checksum the upload must match; `uploadedAt` is
- * set once storage holds exactly that file; it becomes an attachment when a request or a note
- * takes it (`requestId`, `requestUpdateId`). Files never attached are removed after a day.
+ * A file a member uploaded straight to storage. It is created by `POST /direct_uploads` with the
+ * size, type and checksum the upload must match; `uploadedAt` is set once storage holds exactly
+ * that file; it becomes an attachment when a request or a note takes it (`requestId`,
+ * `requestUpdateId`). Files never attached are removed after a day.
  */
 export const blobs = pgTable(
   'blobs',

@@ -5,7 +5,7 @@ import { users } from './accounts.ts';
 
 /** Members' concierge requests, their categories and timelines. */
 
-/** Where a concierge request stands (docs/PRODUCT.md §3). */
+/** Where a concierge request stands. */
 const REQUEST_STATUSES = [
   'submitted',
   'in_progress',
@@ -28,7 +28,7 @@ export type CategoryIcon = (typeof CATEGORY_ICONS)[number];
 
 /**
  * What members can ask the concierge for. The id is a readable slug (`travel`), used in the
- * category page's address; the list is seeded by the migrations' companion (api/db/seed.ts).
+ * category page's address; the list is seeded by the migration that makes the table.
  */
 export const requestCategories = pgTable(
   'request_categories',
@@ -71,8 +71,8 @@ export const requests = pgTable(
       'requests_status',
       sql`${table.status} in ('submitted', 'in_progress', 'waiting_on_member', 'completed', 'cancelled')`,
     ),
-    // The lists' order (most recently updated first, ties by creation then id), per member and
-    // per member and category: a page by position starts in the index (docs/PRODUCT.md §7.2).
+    // The lists' order (most recently updated first, ties by creation then id), per member and per
+    // member and category: a page by position starts in the index.
     index('requests_user_id_list_order_index').on(
       table.userId,
       table.updatedAt,

@@ -5,7 +5,7 @@ import type { ApiDependencies, ApiEnv } from '../../http/context.ts';
 import { errorResponse, wrongCurrentPasswordResponse } from '../../http/errors.ts';
 import { passwordInput } from '../../http/validation.ts';
 import { removeSecondFactor, type FactorToRemove } from '../../services/factors/factor-removal.ts';
-import { hasEnrolledMfa } from '../../services/factors/member-factors.ts';
+import { hasEnrolledMfa } from '../../services/member-factors.ts';
 import { isRecentlyProven } from '../../services/sign-in/recent-proof.ts';
 import { ErrorMessage } from '../../../contract/error-messages.ts';
 
@@ -16,9 +16,9 @@ export const currentPasswordBody = z.object({
 
 /**
  * Adding or changing a factor, checked before the body is read. Once the member has one, only a
- * session that proved it may, or a stolen password would be enough to move the second step to
- * the thief's phone, app or passkey; and only a session proven lately, or a stolen session alone
- * would be enough to add the thief's own (docs/PRODUCT.md §11.2).
+ * session that proved it may, or a stolen password would be enough to move the second step to the
+ * thief's phone, app or passkey; and only a session proven lately, or a stolen session alone would
+ * be enough to add the thief's own.
  */
 export function mayAddFactor({ clock }: ApiDependencies): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {

@@ -7,15 +7,7 @@ import { errorResponse } from '../../http/errors.ts';
 import { rateLimit, rateLimitPerUser, tooManyRequests } from '../../http/rate-limit.ts';
 import { jsonBody } from '../../http/validation.ts';
 import { authenticationCredential, registrationCredential } from '../../http/webauthn-input.ts';
-import { PASSKEY_NAME_MAX_LENGTH } from '../../services/factors/passkey-store.ts';
-import {
-  addPasskey,
-  listPasskeys,
-  registrationOptions,
-  relyingParty,
-  secondStepOptions,
-  verifyPasskeyStep,
-} from '../../services/factors/passkeys.ts';
+import { PASSKEY_NAME_MAX_LENGTH, listPasskeys } from '../../services/factors/passkey-store.ts';
 import { PRODUCT_NAME } from '../../services/messages/account-emails.ts';
 import {
   MFA_PASSKEY_OPTIONS_PER_USER,
@@ -26,6 +18,9 @@ import {
 import { ErrorMessage } from '../../../contract/error-messages.ts';
 import { currentPasswordBody, mayAddFactor, removeFactor } from './factor-changes.ts';
 import { rememberDevice, requestContext, verifiedAnswer } from './step-answers.ts';
+import { addPasskey, registrationOptions } from '../../services/factors/passkey-registration.ts';
+import { relyingParty } from '../../services/factors/passkey-ceremonies.ts';
+import { secondStepOptions, verifyPasskeyStep } from '../../services/factors/passkey-step.ts';
 
 /** The name is checked after trimming, under its field, with the sentences of the catalogue. */
 const addPasskeyBody = z.object({

@@ -14,8 +14,8 @@ import { ErrorMessage } from '../../../contract/error-messages.ts';
 import { currentPasswordBody } from './factor-changes.ts';
 
 /**
- * Two-step verification as a whole, at /api/v1/mfa (docs/PRODUCT.md §7.1, §12): where the member
- * stands, turning it off, and declining the offer.
+ * Two-step verification as a whole, at /api/v1/mfa: where the member stands, turning it off, and
+ * declining the offer.
  */
 export function createTwoStepVerificationRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin } = dependencies;

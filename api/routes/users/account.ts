@@ -20,13 +20,13 @@ import {
   listSecurityEvents,
   parseSecurityEventCursor,
   type SecurityEventCursor,
-} from '../../services/account/security-events.ts';
+} from '../../services/audit/security-events.ts';
 import { ErrorMessage } from '../../../contract/error-messages.ts';
 
 /**
  * The current password is capped as sign-in's is; the new one too, not at the policy's 128: the
  * policy counts characters of the NFKC form, which a cap on UTF-16 units cannot, and answers with
- * its own sentence (docs/decisions/048-password-change-signed-in.md).
+ * its own sentence.
  */
 const passwordChangeBody = z.object({
   user: z.object({

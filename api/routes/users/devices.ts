@@ -48,8 +48,8 @@ export function createDevicesRoutes(dependencies: ApiDependencies) {
 
   return (
     new Hono<ApiEnv>()
-      // Devices (docs/PRODUCT.md §11.2): behind requireSession as every other /users call, so a
-      // session still awaiting its code (or a company's required enrolment) cannot end the others.
+      // Devices: behind requireSession as every other /users call, so a session still awaiting its
+      // code (or a company's required enrolment) cannot end the others.
       .get('/sessions', requireSession(dependencies), async (c) => {
         const listed = await listDeviceSessions(
           db,
@@ -81,9 +81,9 @@ export function createDevicesRoutes(dependencies: ApiDependencies) {
         if (!ended) return errorResponse(c, 404, ErrorMessage.sessionNotFound);
         return c.body(null, 204);
       })
-      // Remembered devices (docs/PRODUCT.md §11.2): where the step is skipped, so, as Devices,
-      // only a session past its MFA step may list or forget them. Unlimited, as ending sessions
-      // is: each call only ever touches the caller's own rows.
+      // Remembered devices: where the step is skipped, so, as Devices, only a session past its MFA
+      // step may list or forget them. Unlimited, as ending sessions is: each call only ever touches
+      // the caller's own rows.
       .get('/remembered-devices', requireSession(dependencies), async (c) => {
         const listed = await listRememberedDevices(db, c.get('user').id, clock.now());
         return c.json({ remembered_devices: listed.map(rememberedDeviceJson) });

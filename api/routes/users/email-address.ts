@@ -38,9 +38,9 @@ const changeBody = z.object({
 });
 
 /**
- * Proving and changing the account's address (docs/PRODUCT.md §7.1, §11.2):
- * /api/v1/users/confirmation (POST: a new link for the signed-in member; PUT: follow a link) and
- * PATCH /api/v1/users/email (ask for a change). Mounted by the users routes.
+ * Proving and changing the account's address: /api/v1/users/confirmation (POST: a new link for the
+ * signed-in member; PUT: follow a link) and PATCH /api/v1/users/email (ask for a change). Mounted
+ * by the users routes.
  */
 export function createConfirmationRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin } = dependencies;

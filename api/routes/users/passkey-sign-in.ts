@@ -7,14 +7,11 @@ import { rateLimit } from '../../http/rate-limit.ts';
 import { jsonBody } from '../../http/validation.ts';
 import { authenticationCredential } from '../../http/webauthn-input.ts';
 import { PRODUCT_NAME } from '../../services/messages/account-emails.ts';
-import {
-  passkeySignInOptions,
-  relyingParty,
-  signInWithPasskey,
-} from '../../services/factors/passkeys.ts';
 import { PASSKEY_SIGN_IN_PER_IP } from '../../services/rate-limits.ts';
 import { MFA_TOKEN_HEADER } from '../../../contract/headers.ts';
 import { ErrorMessage } from '../../../contract/error-messages.ts';
+import { relyingParty } from '../../services/factors/passkey-ceremonies.ts';
+import { passkeySignInOptions, signInWithPasskey } from '../../services/factors/passkey-sign-in.ts';
 
 const signInBody = z.object({
   /** The token given with the options; any short string, so that a wrong one is a 401. */
@@ -23,10 +20,10 @@ const signInBody = z.object({
 });
 
 /**
- * Signing in with a passkey alone: /api/v1/users/passkey-sign-in (docs/PRODUCT.md §7, §12). The
- * options carry a challenge and a token that ties it to the asking browser; the answer, signed
- * by a passkey verified by its device's lock, starts a session past its MFA step, answered as
- * `POST /users/sign_in` answers one that a remembered device took past it.
+ * Signing in with a passkey alone: /api/v1/users/passkey-sign-in. The options carry a challenge and
+ * a token that ties it to the asking browser; the answer, signed by a passkey verified by its
+ * device's lock, starts a session past its MFA step, answered as `POST /users/sign_in` answers one
+ * that a remembered device took past it.
  */
 export function createPasskeySignInRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin } = dependencies;

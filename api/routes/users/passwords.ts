@@ -52,8 +52,7 @@ function refuseReset(
 }
 
 /**
- * Password reset: /api/v1/users/password (docs/PRODUCT.md §7.1, §11.2). Mounted by the users
- * routes.
+ * Password reset: /api/v1/users/password. Mounted by the users routes.
  */
 export function createPasswordRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin } = dependencies;

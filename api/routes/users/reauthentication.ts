@@ -14,8 +14,8 @@ const reauthenticationBody = z.object({
 });
 
 /**
- * The password given again (docs/PRODUCT.md §11.2): /api/v1/users/reauthentication, mounted by
- * the users routes. Past the second step, so that a stolen password alone proves nothing.
+ * The password given again: /api/v1/users/reauthentication, mounted by the users routes. Past the
+ * second step, so that a stolen password alone proves nothing.
  */
 export function createReauthenticationRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin } = dependencies;

@@ -26,7 +26,7 @@ const signInBody = z.object({
   device_token: z.string().max(128).optional(),
 });
 
-/** Signing in and out: /api/v1/users/sign_in and /sign_out (docs/PRODUCT.md §7.1). */
+/** Signing in and out: /api/v1/users/sign_in and /sign_out. */
 export function createSignInRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin } = dependencies;
 

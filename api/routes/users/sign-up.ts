@@ -34,10 +34,10 @@ function acceptsTerms(value: boolean | number | string | null | undefined): bool
 }
 
 /**
- * POST /api/v1/users/sign_up (docs/PRODUCT.md §3, §7.1): 201 `{"data": "{\"email\":\"…\"}"}`,
- * the `data` being a JSON string, as the contract has it. The client then signs in. Refusals are
- * 422 `{"error", "field"}` with `field` the input at fault (`user.email`, `user.password`,
- * `user.company_slug`, `user.terms_of_service`).
+ * POST /api/v1/users/sign_up: 201 `{"data": "{\"email\":\"…\"}"}`, the `data` being a JSON string,
+ * as the contract has it. The client then signs in. Refusals are 422 `{"error", "field"}` with
+ * `field` the input at fault (`user.email`, `user.password`, `user.company_slug`,
+ * `user.terms_of_service`).
  */
 export function createSignUpRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin } = dependencies;

@@ -26,8 +26,7 @@ const unlockRequestBody = z.object({
 });
 
 /**
- * Unlocking a locked account: /api/v1/users/unlock (docs/PRODUCT.md §7.1, §7.2, §11.2). Mounted
- * by the users routes.
+ * Unlocking a locked account: /api/v1/users/unlock. Mounted by the users routes.
  */
 export function createUnlockRoutes(dependencies: ApiDependencies) {
   const { db, clock, trustedProxies, publicOrigin } = dependencies;

@@ -22,12 +22,12 @@ type AccountDeletionResult =
 
 /**
  * DELETE /users: the signed-in member deletes the account, proving it is them with the current
- * password (docs/PRODUCT.md §11.2), which is checked and counted by the lockout as the password
- * change's is (services/password-change.ts).
+ * password, which is checked and counted by the lockout as the password change's is
+ * (password-change.ts).
  *
  * In one transaction: the user row goes, and with it (by the schema's cascades) every session,
- * token, code, remembered device, security event, request, timeline entry and file row; the mail and texts kept for
- * the member's address and phones go too; the files' storage keys are queued for removal; the
+ * token, code, remembered device, security event, request, timeline entry and file row; the mail
+ * and texts kept for the member's address and phones go too; the files' storage keys are queued for removal; the
  * goodbye email is written to the outbox. Only then is storage asked to drop the files, so an
  * outage of storage never keeps an account half deleted: what it could not drop stays queued for
  * the sweeper (services/unattached-file-sweeper.ts).

@@ -23,11 +23,12 @@ interface ExportedFile {
 }
 
 /**
- * GET /users/current/export (docs/PRODUCT.md §11.2): everything the product keeps about the
- * member, as one JSON document: the profile, the requests with their timelines and the names and
- * sizes of their files, files not attached to anything, the sessions that are still live, the
- * unexpired remembered devices, the passkeys and the security events. Secrets are never part of it (password hash, token hashes, codes), nor the
- * internal row ids. Read in one repeatable-read transaction, so the parts agree with each other.
+ * GET /users/current/export: everything the product keeps about the member, as one JSON document:
+ * the profile, the requests with their timelines and the names and sizes of their files, files not
+ * attached to anything, the sessions that are still live, the unexpired remembered devices, the
+ * passkeys and the security events. Secrets are never part of it (password hash, token hashes,
+ * codes), nor the internal row ids. Read in one repeatable-read transaction, so the parts agree
+ * with each other.
  */
 export async function exportAccount(database: Database, user: User, now: Date) {
   return database.transaction(

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { companies } from '../../db/schema/index.ts';
 
-/** A company members may join by its link (docs/PRODUCT.md §3), as a sign-up page names it. */
+/** A company members may join by its link, as a sign-up page names it. */
 export interface JoinableCompany {
   readonly slug: string;
   readonly name: string;

@@ -10,18 +10,21 @@ import {
   emailChangeRequestedEmail,
   verifyEmailEmail,
 } from '../messages/account-emails.ts';
-import { issueAccountToken, spendAccountToken, type TokenRefusal } from './account-tokens.ts';
+import {
+  issueAccountToken,
+  spendAccountToken,
+  type TokenRefusal,
+} from '../sign-in/account-tokens.ts';
 import type { Clock } from '../../../platform/clock.ts';
-import { credentialsChanged } from './credential-events.ts';
+import { credentialsChanged } from '../sign-in/credential-events.ts';
 import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
-import { recordSecurityEvent } from './security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 
 /**
- * Proving the account's email address (docs/PRODUCT.md §11.2): a `verify_email` link at sign-up
- * (and on request), a `change_email` link to the new address of a change. Both links open a page
- * with one button, so a mail scanner that follows links spends nothing; the button spends the
- * token here.
+ * Proving the account's email address: a `verify_email` link at sign-up (and on request), a
+ * `change_email` link to the new address of a change. Both links open a page with one button, so a
+ * mail scanner that follows links spends nothing; the button spends the token here.
  */
 
 /**
@@ -155,10 +158,10 @@ type EmailChangeResult =
  * password, checked as a password change checks it (argon2 outside the transaction, counted by
  * the lockout, the lock emailing the unlock link and ending every session).
  *
- * A free address and one another account uses get the same answer, after the same floor, and
- * leave the same trace on this account (a live change token, so `pending_email` shows it, the
- * old address told, the event recorded): only the link differs, mailed to a free address, while
- * the owner of a used one is told someone tried it (docs/PRODUCT.md §11.2).
+ * A free address and one another account uses get the same answer, after the same floor, and leave
+ * the same trace on this account (a live change token, so `pending_email` shows it, the old address
+ * told, the event recorded): only the link differs, mailed to a free address, while the owner of a
+ * used one is told someone tried it.
  */
 export function requestEmailChange(
   database: Database,

@@ -3,11 +3,11 @@ import type { Database } from '../../db/client.ts';
 import { users, type Session, type User } from '../../db/schema/index.ts';
 import { passwordChangedWhileSignedInEmail } from '../messages/account-emails.ts';
 import type { Clock } from '../../../platform/clock.ts';
-import { credentialsChanged } from './credential-events.ts';
+import { credentialsChanged } from '../sign-in/credential-events.ts';
 import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
 import { checkPasswordPolicy, hashPassword } from '../sign-in/passwords.ts';
-import { recordSecurityEvent } from './security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 
 interface PasswordChangeInput extends CurrentPasswordInput {
   password: string;
@@ -33,7 +33,7 @@ function samePassword(a: string, b: string): boolean {
 
 /**
  * PATCH /users: changes the password of the signed-in member, who proves it is them with the
- * current password (docs/PRODUCT.md §11.2).
+ * current password.
  *
  * The current password is checked like a sign-in's: one argon2 computation, the answer after at
  * least {@link SIGN_IN_MINIMUM_DURATION_MS}, and the attempt counted by the lockout

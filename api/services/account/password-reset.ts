@@ -13,17 +13,17 @@ import {
   spendAccountToken,
   type TokenRefusal,
   withAccountOf,
-} from './account-tokens.ts';
+} from '../sign-in/account-tokens.ts';
 import type { Clock } from '../../../platform/clock.ts';
-import { credentialsChanged } from './credential-events.ts';
+import { credentialsChanged } from '../sign-in/credential-events.ts';
 import { UNLOCKED_STATE } from '../sign-in/lockout.ts';
-import { resumeOneTimeCodes } from '../factors/codes-pause.ts';
-import { NO_SECOND_FACTORS } from '../factors/member-factors.ts';
+import { resumeOneTimeCodes } from '../sign-in/codes-pause.ts';
+import { NO_SECOND_FACTORS } from '../member-factors.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
 import { deletePasskeys } from '../factors/passkey-store.ts';
 import { deleteRecoveryCodes } from '../factors/recovery-code-store.ts';
 import { checkPasswordPolicy, hashPassword } from '../sign-in/passwords.ts';
-import { recordSecurityEvent } from './security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 
 /**
  * POST /users/password: when `email` has an account, issues a reset token (voiding older ones)
@@ -82,9 +82,9 @@ type PasswordResetResult =
  *
  * The reset link was mailed to the account's address, so following it proves the address. On an
  * account whose address was unproven it also clears the second factor and everything about it:
- * someone who signed up first with another person's address may have enrolled their own phone
- * (or app, with its recovery codes), and the owner, proven now, must find the enrollment offered to them, not a code sent to that
- * phone (docs/PRODUCT.md §11.2).
+ * someone who signed up first with another person's address may have enrolled their own phone (or
+ * app, with its recovery codes), and the owner, proven now, must find the enrollment offered to
+ * them, not a code sent to that phone.
  */
 export async function resetPassword(
   database: Database,

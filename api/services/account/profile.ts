@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { requests, users, type User } from '../../db/schema/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { pendingEmailQuery } from './email-address.ts';
-import { hasEnrolledMfa } from '../factors/member-factors.ts';
+import { hasEnrolledMfa } from '../member-factors.ts';
 import {
   formatUsPhoneNumber,
   normaliseUsPhoneNumber,
@@ -21,7 +21,7 @@ export {
 /** Contact methods that need a contact phone. */
 const PHONE_CONTACT_METHODS: readonly ContactMethod[] = ['phone', 'text'];
 
-/** The member as GET and PATCH /users/current answer it (docs/PRODUCT.md §3, §7.2). */
+/** The member as GET and PATCH /users/current answer it. */
 interface CurrentUserAnswer {
   external_id: string;
   full_name: string;
@@ -38,7 +38,7 @@ interface CurrentUserAnswer {
   mfa_enrolled: boolean;
   /** The last two digits of the enrolled MFA phone. */
   phone_last_digits: string | null;
-  /** Whether the member proved they read `email` (docs/PRODUCT.md §11.2). */
+  /** Whether the member proved they read `email`. */
   email_verified: boolean;
   /** The address a change waits on (its link not followed yet), if any. */
   pending_email: string | null;

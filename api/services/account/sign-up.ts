@@ -36,13 +36,12 @@ async function companyIdOf(database: Database, slug: string): Promise<number | n
 }
 
 /**
- * POST /users/sign_up (docs/PRODUCT.md §3, §7.1): creates a member, under the company of
- * `companySlug` when one is given. Checked in this order: the company exists, the email has no
- * account yet (sign-up cannot help revealing that; its rate limit bounds it), the password policy
- * (which refuses the email and the name too). The argon2id hash is computed before the
- * transaction, which inserts the user only if the email is still free, so of two concurrent
- * sign-ups with one address exactly one succeeds. The same transaction mails the link that proves
- * the address (docs/PRODUCT.md §11.2).
+ * POST /users/sign_up: creates a member, under the company of `companySlug` when one is given.
+ * Checked in this order: the company exists, the email has no account yet (sign-up cannot help
+ * revealing that; its rate limit bounds it), the password policy (which refuses the email and the
+ * name too). The argon2id hash is computed before the transaction, which inserts the user only if
+ * the email is still free, so of two concurrent sign-ups with one address exactly one succeeds. The
+ * same transaction mails the link that proves the address.
  */
 export async function signUp(
   database: Database,

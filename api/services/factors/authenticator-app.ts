@@ -15,16 +15,16 @@ import {
   type MfaRequestContext,
   type VerifyCodeResult,
 } from './step.ts';
-import { lockedUser } from './member-factors.ts';
+import { lockedUser } from '../member-factors.ts';
 import { looksLikeOneTimeCode, normaliseOneTimeCodeInput } from './one-time-codes.ts';
 import { strongFactorAdded } from './strong-factor-added.ts';
 import { matchingTotpStep, newTotpSecret, totpSecretText, totpUri } from './totp.ts';
 
 /**
- * An authenticator app as a second factor (docs/PRODUCT.md §11.2): set up with a secret the app
- * reads from a QR code, confirmed by its first code, then taken at sign-in in place of a texted
- * code. The secret is kept only sealed (factor-secrets.ts). Its removal shares the rules of the
- * phone's (removeSecondFactor, factor-removal.ts).
+ * An authenticator app as a second factor: set up with a secret the app reads from a QR code,
+ * confirmed by its first code, then taken at sign-in in place of a texted code. The secret is kept
+ * only sealed (factor-secrets.ts). Its removal shares the rules of the phone's (removeSecondFactor,
+ * factor-removal.ts).
  */
 
 /** What the member's app needs: the secret to type, and the address its QR code carries. */

@@ -7,13 +7,13 @@ import {
   twoStepPhoneRemovedEmail,
 } from '../messages/account-emails.ts';
 import { type Clock } from '../../../platform/clock.ts';
-import { credentialsChanged } from '../account/credential-events.ts';
+import { credentialsChanged } from '../sign-in/credential-events.ts';
 import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';
 import { enqueueEmail, type EmailContent } from '../messages/outbox.ts';
 import { findPasskey } from './passkey-store.ts';
 import { phoneLastDigits } from './phone-numbers.ts';
 import { deleteRecoveryCodes } from './recovery-code-store.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 import { type SecurityEventKind } from '../../../contract/security-event-kinds.ts';
 import {
   type SecondFactor,
@@ -21,7 +21,7 @@ import {
   NO_PHONE,
   NO_APP,
   lockedUser,
-} from './member-factors.ts';
+} from '../member-factors.ts';
 
 /** Removing one factor, proved with the current password. */
 

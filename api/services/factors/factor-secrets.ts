@@ -2,9 +2,9 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 
 /**
  * Encryption at rest of the secrets a second factor shares with the API (an authenticator app's
- * TOTP key): a copy of the database alone never yields a code. AES-256-GCM with a key derived
- * from the operator's FACTOR_SECRET_KEY (docs/PRODUCT.md §11.2); each value is bound to its
- * member, so a ciphertext copied onto another member's row does not decrypt.
+ * TOTP key): a copy of the database alone never yields a code. AES-256-GCM with a key derived from
+ * the operator's FACTOR_SECRET_KEY; each value is bound to its member, so a ciphertext copied onto
+ * another member's row does not decrypt.
  */
 export interface FactorSecrets {
   seal(plain: Uint8Array, userId: number): string;

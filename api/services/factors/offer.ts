@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { users, type User } from '../../db/schema/index.ts';
 import { HOUR, type Clock } from '../../../platform/clock.ts';
-import { type FactorFields, hasEnrolledMfa } from './member-factors.ts';
+import { type FactorFields, hasEnrolledMfa } from '../member-factors.ts';
 
 /** The offer: asking a member with no factor to add one when it is due, and "Skip for now". */
 

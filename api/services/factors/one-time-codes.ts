@@ -3,9 +3,8 @@ import type { OneTimeCode } from '../../db/schema/index.ts';
 import { HOUR, MINUTE } from '../../../platform/clock.ts';
 
 /**
- * The one-time codes texted for MFA (docs/PRODUCT.md §11.2): 6 digits from a CSPRNG, stored
- * salted and hashed, valid 10 minutes, void after 5 wrong tries; a new one at most once a minute
- * and 5 times an hour per user.
+ * The one-time codes texted for MFA: 6 digits from a CSPRNG, stored salted and hashed, valid 10
+ * minutes, void after 5 wrong tries; a new one at most once a minute and 5 times an hour per user.
  */
 const ONE_TIME_CODE_DIGITS = 6;
 export const ONE_TIME_CODE_LIFETIME_MS = 10 * MINUTE;

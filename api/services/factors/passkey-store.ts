@@ -4,9 +4,9 @@ import type { Database } from '../../db/client.ts';
 import { passkeys, type Passkey } from '../../db/schema/index.ts';
 
 /**
- * The member's passkeys as rows (docs/PRODUCT.md §11.2): their public ids, the list the account
- * area shows, and their end with two-step verification. The ceremonies that add and use them are
- * in passkeys.ts.
+ * The member's passkeys as rows: their public ids, the list the account area shows, and their end
+ * with two-step verification. The ceremonies that add and use them are passkey-registration.ts,
+ * passkey-step.ts and passkey-sign-in.ts.
  */
 
 /** A member keeps at most this many passkeys. */
@@ -75,4 +75,21 @@ export async function findPasskey(
  */
 export async function deletePasskeys(transaction: Database, userId: number): Promise<void> {
   await transaction.delete(passkeys).where(eq(passkeys.userId, userId));
+}
+
+export async function passkeyByCredential(
+  transaction: Database,
+  credentialId: string,
+): Promise<Passkey | undefined> {
+  const [passkey] = await transaction
+    .select()
+    .from(passkeys)
+    .where(eq(passkeys.credentialId, credentialId))
+    .limit(1);
+  return passkey;
+}
+
+/** GET /mfa/passkeys: the member's passkeys as the account area lists them, newest first. */
+export async function listPasskeys(database: Database, userId: number): Promise<PasskeyView[]> {
+  return (await passkeysOf(database, userId)).map(describePasskey);
 }

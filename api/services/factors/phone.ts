@@ -4,7 +4,7 @@ import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { oneTimeCodes, users, type User } from '../../db/schema/index.ts';
 import { twoStepEnabledEmail, twoStepPhoneChangedEmail } from '../messages/account-emails.ts';
 import { type Clock } from '../../../platform/clock.ts';
-import { credentialsChanged } from '../account/credential-events.ts';
+import { credentialsChanged } from '../sign-in/credential-events.ts';
 import {
   generateOneTimeCode,
   hashOneTimeCode,
@@ -21,8 +21,8 @@ import {
 } from './one-time-codes.ts';
 import { enqueueEmail, enqueueText } from '../messages/outbox.ts';
 import { phoneLastDigits } from './phone-numbers.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
-import { type FactorFields, hasEnrolledMfa } from './member-factors.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
+import { type FactorFields, hasEnrolledMfa } from '../member-factors.ts';
 import {
   type MfaRequestContext,
   type CodeRefusal,
@@ -251,9 +251,9 @@ export async function verifyMfaCode(
 
 /**
  * Makes `phone` the one the codes go to, in the transaction that spent its enrollment code: the
- * first phone turns two-step verification on, another one replaces the phone before it. Either
- * is recorded and emailed to the member (docs/PRODUCT.md §11.2), so that a change made with a
- * stolen session does not go unseen.
+ * first phone turns two-step verification on, another one replaces the phone before it. Either is
+ * recorded and emailed to the member, so that a change made with a stolen session does not go
+ * unseen.
  */
 async function enrollPhone(
   transaction: Database,

@@ -4,10 +4,10 @@ import type { Database } from '../../db/client.ts';
 import { recoveryCodes, type RecoveryCode } from '../../db/schema/index.ts';
 
 /**
- * Recovery codes (docs/PRODUCT.md §11.2): a set of one-time codes the member writes down, each of
- * which takes the MFA step once when neither the phone nor the app is at hand. Lookup secrets in
- * the sense of OWASP ASVS V6: drawn by a CSPRNG, stored only salted and hashed, compared in
- * constant time, spent once. This module keeps the codes; using and renewing them is recovery-codes.ts.
+ * Recovery codes: a set of one-time codes the member writes down, each of which takes the MFA step
+ * once when neither the phone nor the app is at hand. Lookup secrets in the sense of OWASP ASVS V6:
+ * drawn by a CSPRNG, stored only salted and hashed, compared in constant time, spent once. This
+ * module keeps the codes; using and renewing them is recovery-codes.ts.
  */
 
 /** Codes in a set. */

@@ -12,8 +12,8 @@ import {
   normaliseRecoveryCodeInput,
   spendRecoveryCode,
 } from './recovery-code-store.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
-import { hasEnrolledMfa, lockedUser } from './member-factors.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
+import { hasEnrolledMfa, lockedUser } from '../member-factors.ts';
 import {
   type MfaRequestContext,
   type CodeRefusal,
@@ -40,11 +40,11 @@ type RecoveryCodeResult =
 
 /**
  * POST /mfa/verify with `method: "recovery_code"`: one of the member's unused recovery codes takes
- * the MFA step in place of a factor, and is spent (docs/PRODUCT.md §11.2). The use is recorded and
- * emailed with the count of codes left. A wrong code counts toward the account's cap with the
- * texted and app ones, and while codes are paused the right one is refused too; a reply that is
- * not a code at all costs no try. The last factor used is left as it was: a recovery code stands
- * in for one. Under the user's row lock, as every code.
+ * the MFA step in place of a factor, and is spent. The use is recorded and emailed with the count
+ * of codes left. A wrong code counts toward the account's cap with the texted and app ones, and
+ * while codes are paused the right one is refused too; a reply that is not a code at all costs no
+ * try. The last factor used is left as it was: a recovery code stands in for one. Under the user's
+ * row lock, as every code.
  */
 export function verifyRecoveryCode(
   database: Database,

@@ -5,24 +5,24 @@ import type { RequestOrigin } from '../../../platform/client-address.ts';
 import {
   oneTimeCodes,
   secondStepFailures,
-  sessions,
   users,
   type Session,
   type User,
 } from '../../db/schema/index.ts';
-import { emailCodesPausedNotice } from './codes-pause.ts';
+import { emailCodesPausedNotice } from '../sign-in/codes-pause.ts';
 import {
   ONE_TIME_CODE_FAILURES_WINDOW_MS,
   ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT,
 } from './one-time-codes.ts';
 import { rememberDevice, type IssuedRememberedDevice } from '../sign-in/remembered-devices.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
-import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
-import { type FactorFields, hasEnrolledMfa } from './member-factors.ts';
+import { markSessionVerified } from '../sign-in/sessions.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
+import { hashToken, looksLikeToken } from '../tokens.ts';
+import { type FactorFields, hasEnrolledMfa } from '../member-factors.ts';
 
 /**
- * The step (docs/PRODUCT.md §4, §12): whether a request is past it, marking a session past it with
- * the mfa token, and counting the wrong codes of every factor against the account.
+ * The step, sign-in's second one: whether a request is past it, taking a session past it, and
+ * counting the wrong codes of every factor against the account.
  */
 
 /**
@@ -93,8 +93,8 @@ export const CODES_PAUSED: CodeRefusal = { verified: false, reason: 'codes_pause
 
 /**
  * Marks the session past its MFA step (see {@link markSessionVerified}) and, when the member asked
- * for it, remembers this browser for 30 days (remembered-devices.ts), in the transaction that accepted the second factor: a device is never remembered for a step
- * that was rolled back.
+ * for it, remembers this browser for 30 days (sign-in/remembered-devices.ts), in the transaction
+ * that accepted the second factor: a device is never remembered for a step that was rolled back.
  */
 export async function completeSecondStep(
   transaction: Database,
@@ -107,24 +107,6 @@ export async function completeSecondStep(
     ? await rememberDevice(transaction, context.userId, now, origin)
     : undefined;
   return { mfaToken, rememberedDevice };
-}
-
-/**
- * Marks the session past its MFA step with a fresh mfa token, of which only the SHA-256 is kept,
- * in the transaction that accepted the second factor. Resolves to the token, for the answer.
- */
-export async function markSessionVerified(
-  transaction: Database,
-  context: Pick<MfaRequestContext, 'sessionId'>,
-  now: Date,
-): Promise<string> {
-  const mfaToken = generateToken();
-  await transaction
-    .update(sessions)
-    // A second factor proves who holds the session as the password did (recent-proof.ts).
-    .set({ mfaVerifiedAt: now, mfaTokenHash: hashToken(mfaToken), provenAt: now })
-    .where(eq(sessions.id, context.sessionId));
-  return mfaToken;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import type { Database } from '../../db/client.ts';
-import { credentialsChanged } from '../account/credential-events.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
+import { credentialsChanged } from '../sign-in/credential-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 import { enqueueEmail, type EmailContent } from '../messages/outbox.ts';
 import { issueRecoveryCodesIfNone } from './recovery-code-store.ts';
 

@@ -3,20 +3,20 @@ import type { Database } from '../../db/client.ts';
 import { companies, oneTimeCodes, users, type User } from '../../db/schema/index.ts';
 import { twoStepDisabledEmail } from '../messages/account-emails.ts';
 import { type Clock } from '../../../platform/clock.ts';
-import { credentialsChanged } from '../account/credential-events.ts';
+import { credentialsChanged } from '../sign-in/credential-events.ts';
 import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
 import { deletePasskeys } from './passkey-store.ts';
 import { phoneLastDigits } from './phone-numbers.ts';
 import { deleteRecoveryCodes } from './recovery-code-store.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 import {
   type SecondFactor,
   type FactorFields,
   secondFactors,
   hasEnrolledMfa,
   NO_SECOND_FACTORS,
-} from './member-factors.ts';
+} from '../member-factors.ts';
 import { codeTarget } from './phone.ts';
 
 /**

@@ -6,9 +6,8 @@ import { HOUR, MINUTE, type Clock } from '../../../platform/clock.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 
 /**
- * Members' files (docs/PRODUCT.md §7.2.1): the address a browser uploads one to, attaching it to
- * a request or a note, the short-lived address that downloads it, and the removal of files nobody
- * attached.
+ * Members' files: the address a browser uploads one to, attaching it to a request or a note, the
+ * short-lived address that downloads it, and the removal of files nobody attached.
  */
 
 /** How long a direct upload address works. */

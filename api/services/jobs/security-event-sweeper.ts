@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.ts';
 import { HOUR, type Clock } from '../../../platform/clock.ts';
 import { removeInBatches, repeatingPass, type RepeatingPass } from '../repeating-pass.ts';
-import { deleteExpiredSecurityEvents } from '../account/security-events.ts';
+import { deleteExpiredSecurityEvents } from '../audit/security-events.ts';
 
 interface SecurityEventSweeperOptions {
   db: Database;
@@ -20,10 +20,10 @@ const BATCH_SIZE = 1000;
 const MAX_BATCHES_PER_PASS = 20;
 
 /**
- * Deletes the security events older than SECURITY_EVENT_RETENTION_DAYS (docs/PRODUCT.md §11.2),
- * in the API process like the unattached-file sweeper. Several servers may each run one: a row
- * two of them delete at once is deleted once. An hour between passes keeps an event at most an
- * hour past its 90 days, and small batches keep each statement's locks short.
+ * Deletes the security events older than SECURITY_EVENT_RETENTION_DAYS, in the API process like the
+ * unattached-file sweeper. Several servers may each run one: a row two of them delete at once is
+ * deleted once. An hour between passes keeps an event at most an hour past its 90 days, and small
+ * batches keep each statement's locks short.
  */
 export function createSecurityEventSweeper(
   options: SecurityEventSweeperOptions,

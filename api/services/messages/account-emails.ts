@@ -2,9 +2,9 @@ import { RECOVERY_CODES_LOW } from '../../../contract/limits.ts';
 import type { EmailContent } from './outbox.ts';
 
 /**
- * The emails of the account journeys (docs/PRODUCT.md §1, §11.2), each with a plain-text and an
- * HTML part. Links are built from the site's public origin, never from a request's Host header,
- * so that nobody can make the API mail a link to another site.
+ * The emails of the account journeys, each with a plain-text and an HTML part. Links are built from
+ * the site's public origin, never from a request's Host header, so that nobody can make the API
+ * mail a link to another site.
  */
 
 /** The product's name as emails and authenticator apps show it. */
@@ -229,7 +229,7 @@ export function emailChangedEmail(publicOrigin: string): EmailContent {
 
 /**
  * To the owner of an address another member asked to change to: the asker gets the answer a free
- * address gets (docs/PRODUCT.md §11.2), so only the owner learns of it.
+ * address gets, so only the owner learns of it.
  */
 export function emailAddressInUseEmail(publicOrigin: string): EmailContent {
   return compose(`Someone tried to use your ${PRODUCT_NAME} email address`, {
@@ -253,7 +253,7 @@ function resetIfNotYou(publicOrigin: string) {
 
 /**
  * When a phone is first confirmed for the codes (POST /mfa/verify of an enrollment). Only the
- * phone's last two digits go in the email, as on every page (docs/PRODUCT.md §12).
+ * phone's last two digits go in the email, as on every page.
  */
 export function twoStepEnabledEmail(publicOrigin: string, phoneLastDigits: string): EmailContent {
   return compose(`Two-step verification is on for your ${PRODUCT_NAME} account`, {
@@ -348,7 +348,7 @@ export function authenticatorAppRemovedEmail(publicOrigin: string): EmailContent
 
 /**
  * When the member removes the phone from two-step verification (DELETE /mfa/phone); only its last
- * two digits, as everywhere (docs/PRODUCT.md §12).
+ * two digits, as everywhere.
  */
 export function twoStepPhoneRemovedEmail(
   publicOrigin: string,

@@ -7,11 +7,10 @@ import { redactTokens } from '../tokens.ts';
 import { repeatingPass, type RepeatingPass } from '../repeating-pass.ts';
 
 /**
- * The outbox (docs/PRODUCT.md §10): every email and text is first a row of `outbox_messages`,
- * written in the transaction of the change that causes it, so a message exists exactly when the
- * change happened. A worker then hands due rows to the providers, retrying with back-off while a
- * provider is down, and claims each row before sending so that two servers on one database never
- * send the same message.
+ * The outbox: every email and text is first a row of `outbox_messages`, written in the transaction
+ * of the change that causes it, so a message exists exactly when the change happened. A worker then
+ * hands due rows to the providers, retrying with back-off while a provider is down, and claims each
+ * row before sending so that two servers on one database never send the same message.
  */
 
 /** What an email says: a plain-text part and an HTML part (values in it already escaped). */

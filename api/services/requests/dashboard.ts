@@ -22,7 +22,7 @@ interface DashboardAnswer {
   offers: PartnerOfferId[];
 }
 
-/** What the member's dashboard shows (docs/PRODUCT.md §7.2.1). */
+/** What the member's dashboard shows. */
 export async function describeDashboard(
   database: Database,
   userId: number,

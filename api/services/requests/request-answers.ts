@@ -14,9 +14,8 @@ import { describeCategory, type CategoryAnswer } from './request-categories.ts';
 import type { RequestPosition } from './request-cursor.ts';
 
 /**
- * The shapes of requests, their timelines and files in the API's answers (docs/PRODUCT.md
- * §7.2.1), and the queries that read them. Every query is scoped to one member: another member's
- * request is simply not found.
+ * The shapes of requests, their timelines and files in the API's answers, and the queries that read
+ * them. Every query is scoped to one member: another member's request is simply not found.
  */
 
 interface AttachmentAnswer {

@@ -6,7 +6,7 @@ import {
   type RequestCategory,
 } from '../../db/schema/index.ts';
 
-/** A category as every answer shows it (docs/PRODUCT.md §7.2.1). */
+/** A category as every answer shows it. */
 export interface CategoryAnswer {
   id: string;
   name: string;

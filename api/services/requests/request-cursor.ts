@@ -2,7 +2,7 @@
  * Where a page of a member's requests starts or ends, in the lists' order (most recently updated
  * first, then most recently made, then by id): the last request of a page, for the next one
  * (`after`), or the first, for the one before (`before`). Paging by position, not by a count of
- * requests to skip, costs the same on the hundredth page as on the first (docs/PRODUCT.md §7.2).
+ * requests to skip, costs the same on the hundredth page as on the first.
  *
  * A cursor is opaque to callers: the position's exact timestamps (to the microsecond, as the
  * database keeps them) and id, as base64url JSON.

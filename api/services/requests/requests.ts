@@ -20,7 +20,7 @@ import {
 import type { FileStorage } from '../files/storage/file-storage.ts';
 import { encodeCursor, type RequestPosition } from './request-cursor.ts';
 
-/** Concierge requests (docs/PRODUCT.md §7.2.1): listing, making, notes and cancelling. */
+/** Concierge requests: listing, making, notes and cancelling. */
 
 const REQUESTS_PER_PAGE = 10;
 

@@ -4,16 +4,16 @@ import { users, type User } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { registerSignInAttempt } from './lockout.ts';
-import { hasEnrolledMfa } from '../factors/member-factors.ts';
-import { markSessionVerified } from '../factors/step.ts';
+import { hasEnrolledMfa } from '../member-factors.ts';
 import { verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import { useRememberedDevice } from './remembered-devices.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 import {
   createSession,
   deleteEndedSessions,
   revokeSession,
   type IssuedSession,
+  markSessionVerified,
 } from './sessions.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
 import { emailUnlockLink } from './unlock.ts';
@@ -51,8 +51,7 @@ interface SignInCredentials {
  * A device token is looked at only once the password is accepted, so it changes nothing of a
  * refusal, its count or its timing. When it is an unexpired remembered device of this member and
  * the member has a second factor, the new session is past its MFA step in the sign-in's own
- * transaction (docs/PRODUCT.md §12): a failure leaves neither a verified session nor a use
- * written down.
+ * transaction: a failure leaves neither a verified session nor a use written down.
  *
  * Unknown email, wrong password and locked account all come back as the same `signedIn: false`
  * after one argon2 computation each, and every answer waits out

@@ -5,12 +5,12 @@ import type { Clock } from '../../../platform/clock.ts';
 import { registerSignInAttempt } from './lockout.ts';
 import { verifyPassword } from './passwords.ts';
 import { forgetRememberedDevices } from './remembered-devices.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 import { revokeAllSessions } from './sessions.ts';
 import { SIGN_IN_MINIMUM_DURATION_MS, withMinimumDuration } from './timing.ts';
 import { emailUnlockLink } from './unlock.ts';
 
-/** A change the member proves with the current password (docs/PRODUCT.md §11.2). */
+/** A change the member proves with the current password. */
 export interface CurrentPasswordInput {
   currentPassword: string;
   publicOrigin: string;
@@ -72,9 +72,9 @@ interface CurrentPasswordAttempt {
 }
 
 /**
- * Counts a signed-in member's current password as a sign-in attempt (docs/PRODUCT.md §11.2), for
- * every change that asks for it: a password or email change, turning two-step verification off,
- * deleting the account. A stolen session then guesses no faster than the sign-in form allows.
+ * Counts a signed-in member's current password as a sign-in attempt, for every change that asks for
+ * it: a password or email change, turning two-step verification off, deleting the account. A stolen
+ * session then guesses no faster than the sign-in form allows.
  *
  * A wrong password counts toward the lockout; the failure that locks the account records the
  * lock, emails the unlock link, ends every session of the member, the caller's too (whoever

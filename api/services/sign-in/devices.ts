@@ -4,11 +4,11 @@ import type { Database } from '../../db/client.ts';
 import { sessions, type Session } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { forgetRememberedDevices } from './remembered-devices.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 import { sessionIsLive } from './sessions.ts';
 import { describeUserAgent } from './user-agents.ts';
 
-/** What the Devices page shows of a session (docs/PRODUCT.md §11.2). */
+/** What the Devices page shows of a session. */
 export interface DeviceSession {
   id: string;
   browser: string;
@@ -22,11 +22,10 @@ export interface DeviceSession {
 }
 
 /**
- * The public id of a session: a domain-separated SHA-256 of its token hash, cut to 128 bits.
- * The token hash is itself a hash of 256 random bits, so the id is as unguessable as the token,
- * stable for the session's life, and needs neither a column nor a secret; it tells nothing of
- * the row's integer (how many sessions the API has started) nor of the token hash, whose hash it
- * is (docs/decisions/050-devices.md).
+ * The public id of a session: a domain-separated SHA-256 of its token hash, cut to 128 bits. The
+ * token hash is itself a hash of 256 random bits, so the id is as unguessable as the token, stable
+ * for the session's life, and needs neither a column nor a secret; it tells nothing of the row's
+ * integer (how many sessions the API has started) nor of the token hash, whose hash it is.
  */
 export function publicSessionId(session: Pick<Session, 'tokenHash'>): string {
   return createHash('sha256')

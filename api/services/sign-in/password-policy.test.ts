@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DEMO_PASSWORD, DEMO_USERS } from '../../db/demo-accounts.ts';
+import { DEFAULT_DEMO_PASSWORD, DEMO_USERS } from '../../demo/demo-accounts.ts';
 import { STRENGTH_CHECK_MAX_LENGTH } from './password-strength.ts';
 import { checkPasswordPolicy, WEAKNESS_MESSAGES } from './passwords.ts';
 
@@ -132,7 +132,7 @@ describe('checkPasswordPolicy', () => {
  */
 describe('the passwords the project itself uses', () => {
   it.each(DEMO_USERS.map((user) => [user.email, user] as const))(
-    'accepts the demo password for %s (api/db/seed.ts)',
+    'accepts the demo password for %s (api/demo/seed.ts)',
     async (_email, user) => {
       expect(await checkPasswordPolicy(DEFAULT_DEMO_PASSWORD, user)).toEqual({ acceptable: true });
     },

@@ -57,8 +57,7 @@ async function loadEstimator(): Promise<ZxcvbnFactory> {
 
 /**
  * The estimator with its dictionaries, loaded on first use (the API starts it) and then kept: about
- * 0.6 s and 27 MB of heap, once per process (docs/decisions/046-passwords-by-zxcvbn.md). A failed
- * load is tried again on the next use.
+ * 0.6 s and 27 MB of heap, once per process. A failed load is tried again on the next use.
  */
 export function passwordEstimator(): Promise<ZxcvbnFactory> {
   estimator ??= loadEstimator().catch((error: unknown) => {

@@ -5,15 +5,15 @@ import { rememberedDevices, type RememberedDevice } from '../../db/schema/index.
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { HOUR } from '../../../platform/clock.ts';
 import { describeUserAgent } from './user-agents.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
 
 /**
- * "Remember this device" (docs/PRODUCT.md §11.2, §12): after a second step, a member may ask that
- * this browser skip the step for 30 days. The browser keeps a device token and sends it with the
- * password at sign-in; the password is always asked. This module keeps the devices; the step
- * issues them (factors/step.ts), sign-in uses them (authentication.ts), and every change that ends all of a
- * member's sessions forgets them.
+ * "Remember this device": after a second step, a member may ask that this browser skip the step for
+ * 30 days. The browser keeps a device token and sends it with the password at sign-in; the password
+ * is always asked. This module keeps the devices; the step issues them (factors/step.ts), sign-in
+ * uses them (authentication.ts), and every change that ends all of a member's sessions forgets
+ * them.
  */
 
 /** A remembered device is forgotten this long after the step that remembered it, used or not. */
@@ -28,7 +28,7 @@ export interface IssuedRememberedDevice {
   expiresAt: Date;
 }
 
-/** What the list of remembered devices shows of one (docs/PRODUCT.md §11.2). */
+/** What the list of remembered devices shows of one. */
 export interface RememberedDeviceView {
   id: string;
   browser: string;
@@ -39,9 +39,9 @@ export interface RememberedDeviceView {
 }
 
 /**
- * The public id of a remembered device, made as a session's (devices.ts,
- * docs/decisions/050-devices.md): a SHA-256 of its token hash under its own prefix, cut to 128
- * bits. It tells neither the row's number nor the hash, and never equals the id of a session.
+ * The public id of a remembered device, made as a session's (devices.ts): a SHA-256 of its token
+ * hash under its own prefix, cut to 128 bits. It tells neither the row's number nor the hash, and
+ * never equals the id of a session.
  */
 export function publicRememberedDeviceId(device: Pick<RememberedDevice, 'tokenHash'>): string {
   return createHash('sha256')

@@ -26,13 +26,13 @@ export interface AuthenticatedSession {
   user: User;
   /** The name of the user's company, null for a member of none. */
   companyName: string | null;
-  /** Whether the user's company requires MFA (docs/PRODUCT.md §12). */
+  /** Whether the user's company requires MFA. */
   companyRequiresMfa: boolean;
 }
 
 /**
- * Starts a session, keeping where it started (the browser's `User-Agent` and the network, never
- * the address) for the Devices page (docs/PRODUCT.md §11.2).
+ * Starts a session, keeping where it started (the browser's `User-Agent` and the network, never the
+ * address) for the Devices page.
  */
 export async function createSession(
   database: Database,
@@ -60,6 +60,24 @@ export async function createSession(
 }
 
 /**
+ * Marks the session past its MFA step with a fresh mfa token, of which only the SHA-256 is kept,
+ * in the transaction that accepted the second factor. Resolves to the token, for the answer.
+ */
+export async function markSessionVerified(
+  transaction: Database,
+  context: { sessionId: Session['id'] },
+  now: Date,
+): Promise<string> {
+  const mfaToken = generateToken();
+  await transaction
+    .update(sessions)
+    // A second factor proves who holds the session as the password did (recent-proof.ts).
+    .set({ mfaVerifiedAt: now, mfaTokenHash: hashToken(mfaToken), provenAt: now })
+    .where(eq(sessions.id, context.sessionId));
+  return mfaToken;
+}
+
+/**
  * The rows of sessions that can still be used at `now`: not revoked, not past their absolute
  * expiry, used within the idle timeout. Authentication and the Devices list share it, so the list
  * never shows a session the API would refuse.
@@ -75,9 +93,9 @@ export function sessionIsLive(now: Date): SQL {
 
 /**
  * Finds the live session of a bearer token, renews its idle timeout and loads its member, in one
- * statement: a session cannot expire between the check and the renewal, and a page's calls cost
- * one statement for the session however they go on (docs/PRODUCT.md §14). Returns null for an
- * unknown, revoked, idle-expired or absolutely expired token.
+ * statement: a session cannot expire between the check and the renewal, and a page's calls cost one
+ * statement for the session however they go on. Returns null for an unknown, revoked, idle-expired
+ * or absolutely expired token.
  */
 export async function authenticateSession(
   database: Database,

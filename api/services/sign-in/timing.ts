@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /**
  * No sign-in answers sooner than this after it started. One argon2 computation takes 30 to 40 ms
  * here and the lockout transaction a few more, which only known emails pay; waiting out the same
- * floor for every answer leaves no difference to measure (docs/PRODUCT.md §11).
+ * floor for every answer leaves no difference to measure.
  */
 export const SIGN_IN_MINIMUM_DURATION_MS = 150;
 

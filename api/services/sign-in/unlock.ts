@@ -8,13 +8,13 @@ import {
   spendAccountToken,
   type TokenRefusal,
   withAccountOf,
-} from '../account/account-tokens.ts';
+} from './account-tokens.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { isLocked, UNLOCKED_STATE } from './lockout.ts';
-import { emailCodesPausedNotice, resumeOneTimeCodes } from '../factors/codes-pause.ts';
+import { emailCodesPausedNotice, resumeOneTimeCodes } from './codes-pause.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
 import { forgetRememberedDevices } from './remembered-devices.ts';
-import { recordSecurityEvent } from '../account/security-events.ts';
+import { recordSecurityEvent } from '../audit/security-events.ts';
 import { revokeAllSessions } from './sessions.ts';
 
 /**

@@ -5,7 +5,7 @@ import {
   demoAccountsShownAtStart,
   demoAccountsText,
   markDemoAccountsShown,
-} from '../../../api/db/demo-accounts.ts';
+} from '../../../api/demo/demo-accounts.ts';
 import { onShutdown } from '../../../platform/shutdown.ts';
 import type { ApiThreadOptions } from '../../../api/embedded-thread-messages.ts';
 import type { ReferenceApi } from '../../../api/index.ts';

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
-/** The demo member the server seeds (api/db/seed.ts); the password is DEMO_PASSWORD's default. */
+/** The demo member the server seeds (api/demo/seed.ts); the password is DEMO_PASSWORD's default. */
 export const member = {
   email: 'member@example.com',
   password: 'portal-demo-2026',

@@ -1,8 +1,8 @@
 /**
- * Where members' files live (docs/PRODUCT.md §7.2.1). Browsers send files straight to storage and
- * fetch them back from it through short-lived signed addresses; the API only decides who may do
- * what and keeps the metadata (the `blobs` table). Two drivers implement this: local disk (the
- * default) and any S3-compatible store.
+ * Where members' files live. Browsers send files straight to storage and fetch them back from it
+ * through short-lived signed addresses; the API only decides who may do what and keeps the metadata
+ * (the `blobs` table). Two drivers implement this: local disk (the default) and any S3-compatible
+ * store.
  */
 export interface FileStorage {
   /** For the start-up log, e.g. `local disk ./data/storage` or `S3 bucket portal-files`. */

@@ -19,7 +19,7 @@ import {
   type VerifiedAddress,
 } from './signed-addresses.ts';
 
-/** Where the local driver's addresses live on the site's origin (docs/PRODUCT.md §7.2.1). */
+/** Where the local driver's addresses live on the site's origin. */
 export const STORAGE_PATH = '/storage';
 const UPLOADS_PATH = `${STORAGE_PATH}/uploads`;
 const FILES_PATH = `${STORAGE_PATH}/files`;

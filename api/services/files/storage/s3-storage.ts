@@ -22,9 +22,9 @@ import { servedContentType } from './served-content-type.ts';
 const LONGEST_ADDRESS_LIFE_SECONDS = 7 * 24 * 60 * 60;
 
 /**
- * Files in an S3 bucket or an S3-compatible store (docs/PRODUCT.md §7.2.1). Uploads and downloads
- * go through presigned addresses; the signature of an upload covers its Content-Type,
- * Content-Length and `x-amz-checksum-sha256`, so S3 refuses any other body.
+ * Files in an S3 bucket or an S3-compatible store. Uploads and downloads go through presigned
+ * addresses; the signature of an upload covers its Content-Type, Content-Length and
+ * `x-amz-checksum-sha256`, so S3 refuses any other body.
  *
  * The bucket needs a CORS rule allowing PUT and GET from the site's origin with the headers
  * `content-type` and `x-amz-checksum-sha256`. S3 cannot add `X-Content-Type-Options: nosniff`

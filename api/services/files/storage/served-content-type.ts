@@ -1,12 +1,12 @@
 /**
- * The Content-Type a member's file is served with (docs/PRODUCT.md §7.2.1). The declared type is
- * the member's word, and files are served from the portal's own origin, whose pages allow
- * `script-src 'self'`: a file declared `text/javascript` and served as such would run as the
- * portal's own script in `<script src="/storage/files/…">`, a `text/css` one as its style, and an
- * HTML, SVG or XML one opened in a tab would be a page of the portal. So only types a browser
- * can never run, as a script, a style or a document, keep their name; everything else is served
- * as {@link OPAQUE_CONTENT_TYPE}, which no browser runs or renders. The database keeps the
- * declared type: the member still sees what they sent.
+ * The Content-Type a member's file is served with. The declared type is the member's word, and
+ * files are served from the portal's own origin, whose pages allow `script-src 'self'`: a file
+ * declared `text/javascript` and served as such would run as the portal's own script in `<script
+ * src="/storage/files/…">`, a `text/css` one as its style, and an HTML, SVG or XML one opened in a
+ * tab would be a page of the portal. So only types a browser can never run, as a script, a style or
+ * a document, keep their name; everything else is served as {@link OPAQUE_CONTENT_TYPE}, which no
+ * browser runs or renders. The database keeps the declared type: the member still sees what they
+ * sent.
  */
 
 /** What a file of any other type is served as: bytes, to be saved. */

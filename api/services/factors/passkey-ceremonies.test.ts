@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relyingParty } from './passkeys.ts';
+import { relyingParty } from './passkey-ceremonies.ts';
 
 describe('relyingParty', () => {
   it('is the host of the public origin, with that origin', () => {

@@ -5,7 +5,7 @@ import {
   hashPassword,
   verifyPassword,
 } from '../services/sign-in/passwords.ts';
-import type { Database } from './client.ts';
+import type { Database } from '../db/client.ts';
 import {
   DEFAULT_DEMO_PASSWORD,
   DEMO_USERS,
@@ -13,12 +13,12 @@ import {
   type DemoAccount,
 } from './demo-accounts.ts';
 import { INTERNAL_COMPANY_NAMES } from '../../platform/internal-companies.ts';
-import { companies, users } from './schema/index.ts';
+import { companies, users } from '../db/schema/index.ts';
 
 interface DemoCompany {
   name: string;
   slug: string | null;
-  /** Its members must enroll in MFA (docs/PRODUCT.md §12). */
+  /** Its members must enroll in MFA. */
   mfaRequired: boolean;
 }
 
@@ -112,7 +112,7 @@ export async function seedDemoData(
           companyId: companyIds.get(demoUser.companyName) ?? null,
           mfaPhone: demoUser.mfaPhone,
           mfaDeclinedAt: demoUser.offerDeclined ? now : null,
-          // The demo addresses are nobody's mailbox: they start proven (docs/PRODUCT.md §11.2).
+          // The demo addresses are nobody's mailbox: they start proven.
           emailVerifiedAt: now,
           createdAt: now,
           updatedAt: now,

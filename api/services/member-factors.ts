@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { users, type SecondFactorKind, type User } from '../../db/schema/index.ts';
+import type { Database } from '../db/client.ts';
+import { users, type SecondFactorKind, type User } from '../db/schema/index.ts';
 
 /**
- * Which factors a member has (docs/ARCHITECTURE.md, "Words"): the fields of the user's row that
- * say so, and what clears them.
+ * Which factors a member has: the fields of the user's row that say so, and what clears them.
  */
 
 /**
@@ -17,10 +16,9 @@ export type SecondFactor = SecondFactorKind;
 export type FactorFields = Pick<User, 'mfaPhone' | 'totpConfirmedAt' | 'passkeyCount'>;
 
 /**
- * The member's confirmed second factors, in the order the step offers them (docs/PRODUCT.md
- * §11.2): the one of the last successful step first, as the member most likely has it at hand;
- * then a passkey (one touch, and it cannot be phished), the app, whose codes need no network,
- * then the phone.
+ * The member's confirmed second factors, in the order the step offers them: the one of the last
+ * successful step first, as the member most likely has it at hand; then a passkey (one touch, and
+ * it cannot be phished), the app, whose codes need no network, then the phone.
  */
 export function secondFactors(user: FactorFields & Pick<User, 'lastSecondFactor'>): SecondFactor[] {
   const factors: SecondFactor[] = [

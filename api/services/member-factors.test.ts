@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { now, phone, noFactor, phoneOnly, appOnly, passkeysOnly } from './members-for-tests.ts';
+import {
+  now,
+  phone,
+  noFactor,
+  phoneOnly,
+  appOnly,
+  passkeysOnly,
+} from './factors/members-for-tests.ts';
 import { secondFactors } from './member-factors.ts';
 
 describe('secondFactors', () => {

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { users, type Session } from '../../db/schema/index.ts';
-import { forgetRememberedDevices } from '../sign-in/remembered-devices.ts';
-import { revokeAllSessions, revokeOtherSessions } from '../sign-in/sessions.ts';
+import { forgetRememberedDevices } from './remembered-devices.ts';
+import { revokeAllSessions, revokeOtherSessions } from './sessions.ts';
 
 /**
  * A change to how the account is signed in to. Each renews the member's credential stamp, which

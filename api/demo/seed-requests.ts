@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { HOUR, type Clock } from '../../platform/clock.ts';
 import { newStorageKey } from '../services/files/files.ts';
 import type { FileStorage } from '../services/files/storage/file-storage.ts';
-import type { Database } from './client.ts';
+import type { Database } from '../db/client.ts';
 import {
   blobs,
   requests,
@@ -11,11 +11,11 @@ import {
   users,
   type RequestStatus,
   type RequestUpdateAuthor,
-} from './schema/index.ts';
+} from '../db/schema/index.ts';
 
 /**
- * The demo members' concierge requests, their timelines and files (docs/PRODUCT.md §1), seeded
- * after the accounts (seed.ts).
+ * The demo members' concierge requests, their timelines and files, seeded after the accounts
+ * (seed.ts).
  */
 
 /** A file the demo data attaches, written to storage as a member would have uploaded it. */

@@ -12,9 +12,9 @@ export const SECURITY_EVENT_RETENTION_DAYS = 90;
 export const NO_ORIGIN: RequestOrigin = { network: null, userAgent: null };
 
 /**
- * Writes one of the account's security events (docs/PRODUCT.md §11.2). Call it with the
- * transaction of the change it describes, so an event is never kept for a change that was rolled
- * back, nor a change made without its event.
+ * Writes one of the account's security events. Call it with the transaction of the change it
+ * describes, so an event is never kept for a change that was rolled back, nor a change made without
+ * its event.
  */
 export async function recordSecurityEvent(
   database: Database,

@@ -1,8 +1,8 @@
 import { INTERNAL_COMPANY_NAMES } from '../../platform/internal-companies.ts';
 
 /**
- * The demo accounts (docs/PRODUCT.md §1), as data alone: seed.ts makes them, and the servers print
- * them at start without loading what seeding needs.
+ * The demo accounts, as data alone: seed.ts makes them, and the servers print them at start without
+ * loading what seeding needs.
  */
 
 /** A ready-made account, printed at start-up so that people can sign in to a fresh install. */

@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { oneTimeCodes, secondStepFailures, users, type User } from '../../db/schema/index.ts';
 import { codesPausedEmail, unlockLink } from '../messages/account-emails.ts';
-import { issueAccountToken } from '../account/account-tokens.ts';
+import { issueAccountToken } from './account-tokens.ts';
 import { enqueueEmail } from '../messages/outbox.ts';
 
 /**
- * The pause on an account's codes (docs/PRODUCT.md §11.2): too many wrong codes stop every code
- * until a password reset or an unlock link, which prove the member reads the account's email.
+ * The pause on an account's codes: too many wrong codes stop every code until a password reset or
+ * an unlock link, which prove the member reads the account's email.
  */
 
 /**

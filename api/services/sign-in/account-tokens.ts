@@ -9,10 +9,10 @@ import {
 } from '../../db/schema/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { HOUR } from '../../../platform/clock.ts';
-import { withMinimumDuration } from '../sign-in/timing.ts';
+import { withMinimumDuration } from './timing.ts';
 import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
 
-/** A password-reset link works for 2 hours (docs/PRODUCT.md §11.2). */
+/** A password-reset link works for 2 hours. */
 export const RESET_TOKEN_LIFETIME_MS = 2 * HOUR;
 /**
  * An unlock link works for 24 hours: long enough to be read the next morning. The lock itself
@@ -23,9 +23,9 @@ export const UNLOCK_TOKEN_LIFETIME_MS = 24 * HOUR;
 const EMAIL_TOKEN_LIFETIME_MS = 24 * HOUR;
 
 /**
- * No request that may email a token (a reset or a new unlock link) answers sooner than this:
- * only known accounts pay for writing the token and the email, and waiting out the same floor
- * for every answer leaves no difference to measure (docs/PRODUCT.md §11.2).
+ * No request that may email a token (a reset or a new unlock link) answers sooner than this: only
+ * known accounts pay for writing the token and the email, and waiting out the same floor for every
+ * answer leaves no difference to measure.
  */
 export const TOKEN_REQUEST_MINIMUM_DURATION_MS = 100;
 
