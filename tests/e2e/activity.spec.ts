@@ -55,6 +55,8 @@ const events = (page: Page) =>
 test('a member sees their sign-ins, the failed attempt and the password change, newest first, and pages through older ones', async ({
   page,
 }) => {
+  // Twenty-two sign-ins, each held to the sign-in's minimum duration.
+  test.slow();
   const person = await newMemberSignedOut(page, 'Harper');
   await failSignIn(page, person.email);
   await signInAgain(page, person);
