@@ -154,16 +154,18 @@ if (!process.env.TEST_DATABASE_URL) {
 }
 
 // The typed lint rules and the type check need Astro's generated types (astro:actions, astro:content).
-// Then the three static checks run together and beside vitest on PGlite: each check uses one
-// core, and vitest leaves part of the second idle while its files load. The file of vitest that
-// compares response times runs last (vitest.config.ts), after the checks have ended.
+// Then the three static checks, vitest on PGlite, and vitest a second time on PostgreSQL for the
+// API tests tagged `database` (those exercise what PGlite and PostgreSQL could do differently) run
+// side by side: each check uses one core, and vitest leaves part of the second idle while its files
+// load. The file of vitest that compares response times runs last (vitest.config.ts), once the
+// others have ended.
 check('generate types (astro sync)', 'npx', ['astro', 'sync']);
 const staticChecks = [
   ['format (prettier)', 'npx', ['prettier', '--check', '.']],
   ['lint (eslint)', 'npx', ['eslint', '--max-warnings=0', '.']],
   ['types (astro check)', 'npx', ['astro', 'check']],
 ];
-await timed('static checks, vitest on PGlite', () =>
+await timed('static checks and vitest', () =>
   Promise.all([
     Promise.all(staticChecks.map(([label, command, args]) => runBeside(label, command, args))).then(
       (results) => staticChecks.forEach(([label], index) => count(label, results[index])),
@@ -179,30 +181,24 @@ await timed('static checks, vitest on PGlite', () =>
         `--outputFile=${reports}/vitest.json`,
       ],
       { DATABASE_URL: '' },
-    ).then((unitOk) => countVitest('vitest', `${reports}/vitest.json`, unitOk)),
+    ).then((ok) => countVitest('vitest', `${reports}/vitest.json`, ok)),
+    runBeside(
+      'API contract tests tagged database, on PostgreSQL',
+      'npx',
+      [
+        'vitest',
+        'run',
+        '--project',
+        'api*',
+        '--tags-filter=database',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile=${reports}/vitest-postgres.json`,
+      ],
+      { DATABASE_URL: env.TEST_DATABASE_URL },
+    ).then((ok) => countVitest('vitest on PostgreSQL', `${reports}/vitest-postgres.json`, ok)),
   ]),
 );
-
-// A second time on PostgreSQL, only the API tests tagged `database` (vitest.config.ts): those
-// exercise what PGlite and PostgreSQL could do differently.
-await timed('vitest on PostgreSQL', () => {
-  const postgresOk = run(
-    'API contract tests tagged database, on PostgreSQL',
-    'npx',
-    [
-      'vitest',
-      'run',
-      '--project',
-      'api*',
-      '--tags-filter=database',
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile=${reports}/vitest-postgres.json`,
-    ],
-    { DATABASE_URL: env.TEST_DATABASE_URL },
-  );
-  countVitest('vitest on PostgreSQL', `${reports}/vitest-postgres.json`, postgresOk);
-});
 
 // Built as production is behind a proxy: with PUBLIC_ORIGIN known at build time, Astro trusts
 // forwarded headers for it, which the browser tests attack.

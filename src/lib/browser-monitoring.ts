@@ -11,7 +11,8 @@ import {
   linkedErrorsIntegration,
   makeFetchTransport,
 } from '@sentry/browser';
-import { dataCollection, scrubEvent, scrubValue } from './monitoring-privacy';
+import { dataCollection, privacyScrubbers } from './monitoring-privacy';
+import { redactorFromRules, type PathTokenRules } from './path-token-redaction';
 
 /** What the server tells the page (src/components/MonitoringScript.astro). */
 export interface BrowserMonitoringSettings {
@@ -22,16 +23,24 @@ export interface BrowserMonitoringSettings {
   readonly member?: { readonly id: string; readonly internal: boolean } | undefined;
 }
 
+/**
+ * What the page is given: the settings, and the rules that find tokens in the route table's
+ * addresses, as data rather than the table's code.
+ */
+export interface BrowserMonitoringPageSettings extends BrowserMonitoringSettings {
+  readonly pathTokens: PathTokenRules;
+}
+
 /** The `<meta>` element the settings travel in. */
 export const settingsMetaName = 'portal-monitoring';
 
-function readSettings(): BrowserMonitoringSettings | undefined {
+function readSettings(): BrowserMonitoringPageSettings | undefined {
   const content = document
     .querySelector(`meta[name="${settingsMetaName}"]`)
     ?.getAttribute('content');
   if (!content) return undefined;
   try {
-    return JSON.parse(content) as BrowserMonitoringSettings;
+    return JSON.parse(content) as BrowserMonitoringPageSettings;
   } catch {
     return undefined;
   }
@@ -46,6 +55,7 @@ function readSettings(): BrowserMonitoringSettings | undefined {
 export function startBrowserMonitoring(): void {
   const settings = readSettings();
   if (!settings) return;
+  const { scrubEvent, scrubValue } = privacyScrubbers(redactorFromRules(settings.pathTokens));
   const client = new BrowserClient({
     dsn: settings.dsn,
     environment: settings.environment,

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { scrubEvent, scrubText, scrubValue } from './monitoring-privacy';
+import { privacyScrubbers } from './monitoring-privacy';
+import { redactorFromRules } from './path-token-redaction';
+import { redactPathTokens, routePathTokenRules } from './token-redaction';
+
+const { scrubEvent, scrubText, scrubValue } = privacyScrubbers(redactPathTokens);
 
 describe('scrubText', () => {
   it('redacts the tokens of reset, unlock and storage addresses', () => {
@@ -119,5 +123,28 @@ describe('scrubEvent', () => {
       ],
       extra: { password: '[redacted]' },
     });
+  });
+});
+
+describe("the scrubbers of a page, given the route table's rules as JSON", () => {
+  const inThePage = privacyScrubbers(
+    redactorFromRules(
+      JSON.parse(JSON.stringify(routePathTokenRules)) as typeof routePathTokenRules,
+    ),
+  );
+
+  it('redact the tokens of addresses as the server does', () => {
+    for (const text of [
+      'https://portal.example/reset-password/abcDEF_123',
+      'GET /unlock/abcDEF_123 failed',
+      '/storage/uploads/tok.sig',
+      '/confirm-email/abc?next=/requests',
+      'Cannot read properties of undefined at /requests/42',
+    ]) {
+      expect(inThePage.scrubText(text)).toBe(scrubText(text));
+    }
+    expect(inThePage.scrubText('GET /unlock/abcDEF_123 failed')).toBe(
+      'GET /unlock/[redacted] failed',
+    );
   });
 });

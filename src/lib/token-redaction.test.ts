@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loggableRouteParameters, matchRoute } from '../routes';
-import {
-  loggablePath,
-  pathTokenRedactor,
-  redactPathTokens,
-  routePatterns,
-} from './token-redaction';
+import { pathTokenRedactor } from './path-token-redaction';
+import { loggablePath, redactPathTokens, routePatterns } from './token-redaction';
 import { PARTNER_OFFER_IDS } from '../../contract/partner-offers.ts';
 
 /**

@@ -1,8 +1,11 @@
 import * as Sentry from '@sentry/node';
 import { useMonitoring } from '../../../platform/monitoring.ts';
 import { onShutdown } from '../../../platform/shutdown.ts';
-import { dataCollection, scrubEvent, scrubValue } from '../../lib/monitoring-privacy.ts';
+import { dataCollection, privacyScrubbers } from '../../lib/monitoring-privacy.ts';
+import { redactPathTokens } from '../../lib/token-redaction.ts';
 import type { MonitoringSettings } from '../config.ts';
+
+const { scrubEvent, scrubValue } = privacyScrubbers(redactPathTokens);
 
 /** How long a stopping server waits for the last reports to leave. */
 const flushTimeoutMs = 2_000;
