@@ -33,7 +33,10 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace: each action, the page's DOM before and after it, console and
+    // network. Without the screencast, which made Chromium draw and encode frames through every
+    // test, passing or not: a fifth of the browser tests' time (docs/decisions/068-browser-tests-cpu.md).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     locale: 'en-US',
     timezoneId: 'UTC',
   },
