@@ -137,6 +137,7 @@ const test = base.extend<{ portalOrigin: string }, { portal: PortalServer }>({
     async ({}, use) => {
       const server = await startPortalServer({
         env: { TRUSTED_PROXIES: 'loopback', LOG_LEVEL: 'warn' },
+        servesThousands: true,
       });
       await use(server);
       await server.stop();

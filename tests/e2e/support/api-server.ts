@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, gracefulStop } from './portal-server';
+import { shortLivedServerFlags } from './short-lived-node';
 
 /**
  * The reference API on its own (`npm run api`: api/serve.ts), on a free loopback port, for web
@@ -34,7 +35,7 @@ export async function startApiServer(
   const dataDir = mkdtempSync(path.join(tmpdir(), 'api-server-'));
   const child = spawn(
     process.execPath,
-    ['--experimental-strip-types', path.join(root, 'api/serve.ts')],
+    ['--experimental-strip-types', ...shortLivedServerFlags, path.join(root, 'api/serve.ts')],
     {
       cwd: root,
       env: {
@@ -84,7 +85,7 @@ export async function runApiServerUntilExit(
 ): Promise<{ code: number | null; output: string }> {
   const child = spawn(
     process.execPath,
-    ['--experimental-strip-types', path.join(root, 'api/serve.ts')],
+    ['--experimental-strip-types', ...shortLivedServerFlags, path.join(root, 'api/serve.ts')],
     {
       cwd: root,
       env: { ...process.env, API_HOST: '127.0.0.1', API_PORT: String(await freePort()), ...env },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort as sharedFreePort } from '../../../scripts/free-port.mjs';
+import { shortLivedServerFlags } from './short-lived-node';
 
 /**
  * Extra copies of the production server (`dist/`, served by `scripts/serve-e2e.mjs` on a fresh
@@ -42,6 +43,11 @@ export interface PortalServerOptions {
    * makes and removes the folder. Without it, the server has a fresh one, removed when it stops.
    */
   readonly dataDir?: string;
+  /**
+   * For a server that answers thousands of requests (hostile strings): V8 keeps optimizing
+   * PGlite's hot functions, which repays itself there; others start with `shortLivedServerFlags`.
+   */
+  readonly servesThousands?: boolean;
   /**
    * The project whose build (`dist/`) the server serves: this one unless given, e.g. a copy built
    * with settings of its own (./project-copy.ts).
@@ -174,7 +180,8 @@ export async function startPortalServer(options: PortalServerOptions = {}): Prom
   // whatever is on PATH.
   const entryPoint = options.dataDir === undefined ? 'scripts/serve-e2e.mjs' : 'scripts/start.mjs';
   const project = options.projectRoot ?? root;
-  const child = spawn(process.execPath, [path.join(project, entryPoint)], {
+  const nodeFlags = options.servesThousands ? [] : shortLivedServerFlags;
+  const child = spawn(process.execPath, [...nodeFlags, path.join(project, entryPoint)], {
     cwd: project,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
