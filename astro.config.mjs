@@ -125,14 +125,7 @@ export default defineConfig({
   },
   vite: {
     plugins: [cachedCspDigests(), taggedComponents()],
-    server: {
-      fs: { allow: [fileURLToPath(new URL('.', import.meta.url)), packagesFolder] },
-      // The content editor saves a file by truncating it and writing it again. The watcher reports
-      // a change once the file's size has held still, so the content store never reads it half
-      // written: a read between the two, on a busy machine, left the Dashboard without the offer
-      // just saved, and the write's own change fell within the watcher's 50 ms of silence.
-      watch: { awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 20 } },
-    },
+    server: { fs: { allow: [fileURLToPath(new URL('.', import.meta.url)), packagesFolder] } },
     css: {
       postcss: {
         plugins: [

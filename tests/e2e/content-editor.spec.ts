@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { setTimeout } from 'node:timers/promises';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { contentFileProblems } from '../../src/content/content-files';
@@ -198,35 +196,4 @@ test('an editor shortens the lead of the terms: the page shows it, and their day
     await expect(reader.getByText(lead, { exact: true })).toBeVisible({ timeout: 2_000 });
   }).toPass(firstCompile);
   await expect(reader.getByRole('heading', { level: 1 })).toHaveText('Terms of service');
-});
-
-test('a content file written in two steps, emptied then filled, shows whole once written', async ({
-  context,
-  devServer,
-}) => {
-  test.slow();
-  const offersFile = path.join(devServer.root, 'src/content/offers.yaml');
-  const renamed = readFileSync(offersFile, 'utf8').replace(
-    'title: Home warranty',
-    'title: Home protection plan',
-  );
-  const member = await context.newPage();
-  await member.goto('/sign-in');
-  await signIn(member);
-  await expect(member.getByRole('link', { name: /Home warranty/ })).toBeVisible(firstCompile);
-
-  // As the editor saves (fs.writeFile), but with the pause between emptying the file and writing
-  // it that a busy machine makes: a change seen in between must not be the one the store keeps.
-  const file = await open(offersFile, 'w');
-  await setTimeout(30);
-  await file.writeFile(renamed);
-  await file.close();
-
-  await expect(async () => {
-    await member.reload();
-    await expect(member.getByRole('link', { name: /Home protection plan/ })).toBeVisible({
-      timeout: 2_000,
-    });
-  }).toPass(firstCompile);
-  await expect(member.getByRole('link', { name: /Pet insurance/ })).toBeVisible();
 });
