@@ -3,8 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, gracefulStop } from './portal-server';
-import { shortLivedServerFlags } from './short-lived-node';
+import { freePort, gracefulStop, shortLivedServerFlags } from './portal-server';
 
 /**
  * The reference API on its own (`npm run api`: api/serve.ts), on a free loopback port, for web

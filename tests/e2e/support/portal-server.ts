@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort as sharedFreePort } from '../../../scripts/free-port.mjs';
-import { shortLivedServerFlags } from './short-lived-node';
 
 /**
  * Extra copies of the production server (`dist/`, served by `scripts/serve-e2e.mjs` on a fresh
@@ -12,6 +11,14 @@ import { shortLivedServerFlags } from './short-lived-node';
  * does not have: another API_ORIGIN, a setting that must stop the server at start-up, and so on.
  * Needs the build (`npx astro build`), like every browser test.
  */
+
+/**
+ * Node's flags for a server a test starts and stops within seconds. PGlite's WebAssembly is
+ * compiled by V8's baseline compiler alone: the optimizing compiler would compile its hot
+ * functions again in the background, which costs about 0.8 s of CPU a start on two cores and
+ * is never repaid by a server that serves a few pages (docs/decisions/068-browser-tests-cpu.md).
+ */
+export const shortLivedServerFlags: readonly string[] = ['--liftoff-only'];
 
 export interface PortalServerOptions {
   /**
