@@ -87,6 +87,8 @@ const test = base.extend<
       (route) => route.abort('blockedbyclient'),
     );
     await use(context);
+    // A request the route holds as the context closes keeps it from closing.
+    await context.unrouteAll({ behavior: 'ignoreErrors' });
   },
 });
 

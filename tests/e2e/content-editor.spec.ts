@@ -19,6 +19,9 @@ const test = devServerTest.extend({
       (route) => route.abort('blockedbyclient'),
     );
     await use(context);
+    // A page of `npm run dev` may still be asking for its modules as a test ends; a request the
+    // route holds as the context closes keeps it from closing.
+    await context.unrouteAll({ behavior: 'ignoreErrors' });
   },
 });
 test.describe.configure({ mode: 'default' });
