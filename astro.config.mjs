@@ -15,6 +15,7 @@ import {
   styleDigest,
 } from './src/astro-adjustments/build/page-only-style-hashes.mjs';
 import { reactIslands } from './src/astro-adjustments/build/react-islands.mjs';
+import { settledContentStore } from './src/astro-adjustments/build/settled-content-store.mjs';
 import { taggedComponents } from './src/astro-adjustments/build/tagged-components.mjs';
 import { unusedDirectiveHashes } from './src/astro-adjustments/build/unused-directive-hashes.mjs';
 import { contentEditor, contentEditorStorage } from './src/build/content-editor.mjs';
@@ -124,7 +125,7 @@ export default defineConfig({
     },
   },
   vite: {
-    plugins: [cachedCspDigests(), taggedComponents()],
+    plugins: [cachedCspDigests(), taggedComponents(), settledContentStore()],
     server: { fs: { allow: [fileURLToPath(new URL('.', import.meta.url)), packagesFolder] } },
     css: {
       postcss: {

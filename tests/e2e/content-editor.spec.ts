@@ -25,6 +25,7 @@ const test = devServerTest.extend({
   },
 });
 test.describe.configure({ mode: 'default' });
+test.use({ devServerOptions: { holdableContentStoreReads: true } });
 
 /** The development server compiles the editor the first time it is asked for: seconds. */
 const firstCompile = { timeout: 90_000 };
@@ -199,4 +200,42 @@ test('an editor shortens the lead of the terms: the page shows it, and their day
     await expect(reader.getByText(lead, { exact: true })).toBeVisible({ timeout: 2_000 });
   }).toPass(firstCompile);
   await expect(reader.getByRole('heading', { level: 1 })).toHaveText('Terms of service');
+});
+
+test('a save that lands while a page is reading the content store reaches the pages after it', async ({
+  page,
+  context,
+  devServer,
+}) => {
+  test.slow();
+  const reads = devServer.contentStoreReads;
+  if (!reads) throw new Error('the server was started without holdableContentStoreReads');
+  const storeFile = path.join(devServer.root, '.astro/data-store.json');
+  const firstLead = 'Plain rules for a plain service, as first saved.';
+  const secondLead = 'Plain rules for a plain service, as saved again.';
+
+  /** Saves the terms' lead in the editor; resolves once Astro has read the save into its store. */
+  async function saveTermsLead(lead: string): Promise<void> {
+    await page.goto('/keystatic');
+    await page.getByRole('link', { name: 'Terms of service' }).first().click(firstCompile);
+    await page.getByRole('textbox', { name: 'Lead' }).fill(lead);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => readFileSync(storeFile, 'utf8'), firstCompile).toContain(lead);
+  }
+
+  await saveTermsLead(firstLead);
+  // A reader opens the terms, and the server's read of the store is held once it has the first
+  // lead, as a busy machine may take seconds over it; the second save lands meanwhile.
+  reads.hold();
+  const reader = await context.newPage();
+  const opening = reader.goto('/terms');
+  await expect.poll(() => reads.isHeld(), firstCompile).toBe(true);
+  await saveTermsLead(secondLead);
+  reads.release();
+  await opening;
+
+  await expect(async () => {
+    await reader.goto('/terms');
+    await expect(reader.getByText(secondLead, { exact: true })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
 });

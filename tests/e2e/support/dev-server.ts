@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test as base, type Page } from '@playwright/test';
 import { freePort } from './portal-server';
@@ -25,6 +25,17 @@ export interface DevServer {
   readonly startOutput: string;
   /** Stops the server and everything it started, and removes the copy. Safe to repeat. */
   stop(): Promise<void>;
+  /** With `holdableContentStoreReads`: holding the server's reads of Astro's content store. */
+  readonly contentStoreReads?: ContentStoreReads;
+}
+
+/** Holds the development server's next read of Astro's content store, as a busy machine may. */
+export interface ContentStoreReads {
+  /** The next read is held once it has read the store's file, until `release()`. */
+  hold(): void;
+  /** Whether a read is held now. */
+  isHeld(): boolean;
+  release(): void;
 }
 
 const pollIntervalMs = 250;
@@ -44,6 +55,11 @@ export interface DevServerOptions {
    * copy, removed with it.
    */
   readonly dataDir?: string;
+  /**
+   * Whether the copy's server lets the test hold its reads of the content store
+   * (`contentStoreReads`), by a Vite plugin of the tests' added to the copy's configuration.
+   */
+  readonly holdableContentStoreReads?: boolean;
 }
 
 /** Astro's line saying where the development server listens, printed once it is ready to serve. */
@@ -56,8 +72,9 @@ const listeningLine = /^\S*\s*Local\s+http:\/\/\S+/mu;
 export async function startDevServer({
   timeoutMs = 150_000,
   dataDir,
+  holdableContentStoreReads = false,
 }: DevServerOptions = {}): Promise<DevServer> {
-  const server = await launchDevServer(dataDir);
+  const server = await launchDevServer(dataDir, holdableContentStoreReads);
   let startOutput: string;
   try {
     const deadline = AbortSignal.timeout(timeoutMs);
@@ -93,7 +110,7 @@ export async function runDevServerUntilExit({
   timeoutMs = 150_000,
   dataDir,
 }: DevServerOptions = {}): Promise<{ code: number | null | undefined; output: string }> {
-  const server = await launchDevServer(dataDir);
+  const server = await launchDevServer(dataDir, false);
   const deadline = Date.now() + timeoutMs;
   while (server.exitCode() === undefined && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
@@ -127,8 +144,14 @@ interface LaunchedDevServer extends Omit<DevServer, 'startOutput'> {
   exitCode(): number | null | undefined;
 }
 
-async function launchDevServer(dataDir: string | undefined): Promise<LaunchedDevServer> {
+async function launchDevServer(
+  dataDir: string | undefined,
+  holdableContentStoreReads: boolean,
+): Promise<LaunchedDevServer> {
   const { folder, root } = copyOfProject('portal-dev-');
+  const contentStoreReads = holdableContentStoreReads
+    ? withHoldableContentStoreReads(folder, root)
+    : undefined;
 
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
@@ -200,7 +223,49 @@ async function launchDevServer(dataDir: string | undefined): Promise<LaunchedDev
     return stopping;
   };
 
-  return { baseURL, root, output, exitCode: () => exitCode, stop };
+  return {
+    baseURL,
+    root,
+    output,
+    exitCode: () => exitCode,
+    stop,
+    ...(contentStoreReads && { contentStoreReads }),
+  };
+}
+
+/**
+ * Adds `tests/e2e/support/held-content-store-reads.mjs` to the Vite plugins of the copy at `root`,
+ * its configuration kept whole under another name; the plugin's signal files live in a folder
+ * beside the copy, which the server does not watch.
+ */
+function withHoldableContentStoreReads(folder: string, root: string): ContentStoreReads {
+  const signals = path.join(folder, 'content-store-reads');
+  mkdirSync(signals);
+  renameSync(path.join(root, 'astro.config.mjs'), path.join(root, 'astro.config.project.mjs'));
+  writeFileSync(
+    path.join(root, 'astro.config.mjs'),
+    [
+      "import config from './astro.config.project.mjs';",
+      "import { heldContentStoreReads } from './tests/e2e/support/held-content-store-reads.mjs';",
+      'export default {',
+      '  ...config,',
+      `  vite: { ...config.vite, plugins: [...(config.vite?.plugins ?? []), heldContentStoreReads(${JSON.stringify(signals)})] },`,
+      '};',
+      '',
+    ].join('\n'),
+  );
+  const hold = path.join(signals, 'hold');
+  const held = path.join(signals, 'held');
+  return {
+    hold: () => {
+      rmSync(held, { force: true });
+      writeFileSync(hold, '');
+    },
+    isHeld: () => existsSync(held) && existsSync(hold),
+    release: () => {
+      rmSync(hold, { force: true });
+    },
+  };
 }
 
 /** Signals every process of the group; a group that has gone already is no error. */
@@ -234,12 +299,12 @@ export function viteClientConnected(page: Page, baseURL: string): Promise<void> 
  */
 export const devServerTest = base.extend<
   { devServerOutputOnFailure: undefined },
-  { devServer: DevServer }
+  { devServer: DevServer; devServerOptions: DevServerOptions }
 >({
+  devServerOptions: [{}, { scope: 'worker', option: true }],
   devServer: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
-    async ({}, use) => {
-      const server = await startDevServer();
+    async ({ devServerOptions }, use) => {
+      const server = await startDevServer(devServerOptions);
       await use(server);
       await server.stop();
     },
