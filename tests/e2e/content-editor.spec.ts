@@ -9,7 +9,8 @@ import { signIn } from './support/journeys';
 
 // The content editors' editor (/keystatic) under `npm run dev`, as the README's section for
 // editors offers it: local mode, saving to `src/content/` of the copy the development server
-// runs on. Its tests run in order in one worker, on one server of their own.
+// runs on. Its tests run in order in one worker, on one server of their own, which lets the last
+// test hold its reads of the content store (a test plugin that does nothing until asked).
 const test = devServerTest.extend({
   context: async ({ context, devServer }, use) => {
     // The editor's interface asks a font of a web font service; nothing here may leave the

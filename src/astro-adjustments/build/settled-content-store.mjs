@@ -8,7 +8,6 @@
  * next page reads the store as it is.
  */
 import path from 'node:path';
-import { isRunnableDevEnvironment } from 'vite';
 
 /** Astro's virtual module of the content store, as resolved (`astro/dist/content/consts.js`). */
 export const contentStoreModuleId = '\0astro:data-layer-content';
@@ -58,9 +57,13 @@ export function invalidateContentStore(server) {
     if (!environment) continue;
     const module = environment.moduleGraph.getModuleById(contentStoreModuleId);
     if (module) environment.moduleGraph.invalidateModule(module);
-    if (isRunnableDevEnvironment(environment)) {
-      const evaluated = environment.runner.evaluatedModules.getModuleById(contentStoreModuleId);
-      if (evaluated) environment.runner.evaluatedModules.invalidateModule(evaluated);
+    // A runnable environment (Vite's `isRunnableDevEnvironment`) evaluates modules in this process.
+    if ('runner' in environment) {
+      const { evaluatedModules } = /** @type {import('vite').RunnableDevEnvironment} */ (
+        environment
+      ).runner;
+      const evaluated = evaluatedModules.getModuleById(contentStoreModuleId);
+      if (evaluated) evaluatedModules.invalidateModule(evaluated);
     }
   }
 }
