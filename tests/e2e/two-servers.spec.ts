@@ -135,19 +135,21 @@ async function dashboardOf(visitor: HttpVisitor): Promise<string> {
 
 test.describe('two servers on one PostgreSQL', () => {
   test.beforeAll(requireTestPostgres);
-  test.describe.configure({ timeout: 120_000 });
+  test.describe.configure({ mode: 'default', timeout: 120_000 });
 
   for (const topology of topologies) {
     test.describe(topology.name, () => {
       let database: TestDatabase;
       let site: Site;
 
-      test.beforeEach(async () => {
+      // One site for the topology's tests, which run in order: each signs in members of its own
+      // sessions and spends the limits of an address of its own, so none needs a fresh site.
+      test.beforeAll(async () => {
         database = await createTestDatabase(serverUrl ?? '', 'e2e_two_servers');
         site = await topology.start(database.url);
       });
 
-      test.afterEach(async () => {
+      test.afterAll(async () => {
         await site.stop();
         await database.drop();
       });
