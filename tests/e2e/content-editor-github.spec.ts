@@ -91,6 +91,9 @@ const test = base.extend<
     await context.unrouteAll({ behavior: 'ignoreErrors' });
   },
 });
+// The build is the costly part (a copy of the project built again): its tests run in one worker,
+// which builds it once.
+test.describe.configure({ mode: 'default' });
 
 interface Answer {
   readonly status: number;
