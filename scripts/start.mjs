@@ -87,13 +87,14 @@ if (settings.monitoring) {
 }
 
 // The embedded API (when there is no API_ORIGIN) runs in a worker thread of its own: its queries,
-// and PGlite's whole database, run on the other core, beside the pages being rendered.
-runEmbeddedApiInThread(new URL('../api/embedded-thread.ts', import.meta.url));
-
+// and PGlite's whole database, run on the other core, beside the pages being rendered. The build
+// bundles it into one module (scripts/bundle-api-thread.mjs).
 const entry = new URL('../dist/server/entry.mjs', import.meta.url);
-if (!existsSync(entry)) {
+const apiThreadEntry = new URL('../dist/api/embedded-thread.mjs', import.meta.url);
+if (!existsSync(entry) || !existsSync(apiThreadEntry)) {
   refuseToStart('There is no build to serve yet: run `npm run build` first (or `npm start`).');
 }
+runEmbeddedApiInThread(apiThreadEntry);
 const { handler, options } = await import(entry.href);
 const serveStatic = staticFiles(projectRoot);
 

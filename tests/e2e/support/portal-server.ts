@@ -135,6 +135,7 @@ export const dataTemplateVariable = 'PORTAL_DATA_TEMPLATE';
  */
 const settingsKeepingTheTemplate = new Set([
   'OUTBOX_VIEWER',
+  'SMTP_URL',
   'KIT_GALLERY',
   'LOG_LEVEL',
   'TRUSTED_PROXIES',
