@@ -11,11 +11,12 @@ import { taggedComponents } from './src/astro-adjustments/build/tagged-component
  * a copy of one migrated once by tests/api/database-template.ts, PGlite by default, PostgreSQL when
  * DATABASE_URL is set.
  *
- * Both cores work (vitest's default on two is one worker). The files of `api` share their
- * worker's loaded modules (no isolation), which spares each file loading the API and compiling
- * PGlite again. Two kinds of file keep the old ways: one that replaces a module with `vi.mock`
- * runs isolated (`api-isolated`), and one that compares response times to the millisecond runs
- * last and alone (`api-timed`), so that no other test's work shows in its timings.
+ * Both cores work (vitest's default on two is one worker). The files of `unit` and `api` share
+ * their worker's loaded modules (no isolation), which spares each file loading the same modules
+ * again (for `api`, the API and PGlite's compilation). Files that replace a module with `vi.mock`
+ * run isolated (`unit-isolated`, `api-isolated`), and the one that compares response times to
+ * the millisecond runs last and alone (`api-timed`), so that no other test's work shows in its
+ * timings.
  *
  * Tests tagged `database` exercise what PGlite and PostgreSQL could do differently (SQL,
  * transactions, concurrent writers, migrations and seeding): `npm test` runs those a second time,
@@ -23,6 +24,27 @@ import { taggedComponents } from './src/astro-adjustments/build/tagged-component
  * describe block with `{ tags: ['database'] }`.
  */
 const filesThatMockModules = ['tests/api/attacks-hostile-strings.test.ts'];
+const unitFilesThatMockModules = [
+  'src/content/offers.test.ts',
+  'src/islands/island-actions.test.ts',
+  'src/styles/prune-unused-tokens.test.ts',
+  'src/ui/FileUploader/FileUploader.test.tsx',
+  'src/ui/Tabs/Tabs.test.tsx',
+];
+const unitTests = {
+  include: [
+    'src/**/*.test.{ts,tsx}',
+    'api/**/*.test.ts',
+    'scripts/**/*.test.ts',
+    'bench/**/*.test.ts',
+    'platform/**/*.test.ts',
+    'contract/**/*.test.ts',
+    'eslint/**/*.test.ts',
+  ],
+  environment: 'node',
+  // Two workers share the two cores: a test's own work may take twice its time alone.
+  testTimeout: 15_000,
+};
 const filesThatCompareTimings = ['tests/api/attacks-enumeration.test.ts'];
 
 const apiTests = {
@@ -46,21 +68,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          ...unitTests,
           name: 'unit',
-          include: [
-            'src/**/*.test.{ts,tsx}',
-            'api/**/*.test.ts',
-            'scripts/**/*.test.ts',
-            'bench/**/*.test.ts',
-            'platform/**/*.test.ts',
-            'contract/**/*.test.ts',
-            'eslint/**/*.test.ts',
-          ],
-          exclude: ['**/*.in-astro.test.ts'],
-          environment: 'node',
-          // Two workers share the two cores: a test's own work may take twice its time alone.
-          testTimeout: 15_000,
+          exclude: ['**/*.in-astro.test.ts', ...unitFilesThatMockModules],
+          isolate: false,
         },
+      },
+      {
+        extends: true,
+        test: { ...unitTests, name: 'unit-isolated', include: unitFilesThatMockModules },
       },
       getViteConfig(
         { test: { name: 'astro', include: ['src/**/*.in-astro.test.ts'], environment: 'node' } },
