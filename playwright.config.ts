@@ -21,9 +21,9 @@ export default defineConfig({
   globalSetup: './tests/e2e/support/data-template.ts',
   // Tests spread over the workers one by one, except a file that starts a server of its own for
   // all its tests: it says `mode: 'default'` and runs in one worker, so the server starts once.
-  // Three workers keep two cores busy while tests wait on servers and timers.
+  // Four workers keep two cores busy while tests wait on servers and timers (decision 070).
   fullyParallel: true,
-  workers: Number(process.env.E2E_WORKERS ?? 3),
+  workers: Number(process.env.E2E_WORKERS ?? 4),
   retries: 0,
   forbidOnly: true,
   // Two shared cores run two workers, their servers, PostgreSQL and the tests that start servers
