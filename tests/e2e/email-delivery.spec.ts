@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SMTPServer } from 'smtp-server';
-import { listenOnFreePort } from '../../scripts/free-port.mjs';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 
 /**
@@ -10,52 +9,19 @@ import { startPortalServer, type PortalServer } from './support/portal-server';
  * works in the browser.
  */
 
-interface Received {
-  readonly to: readonly string[];
-  readonly raw: string;
-}
-
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let server: PortalServer;
-const received: Received[] = [];
 
 test.describe.configure({ mode: 'default' });
 
 test.beforeAll(async () => {
-  smtp = new SMTPServer({
-    logger: false,
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    onAuth(auth, _session, callback) {
-      if (auth.username === 'outbox' && auth.password === 'secret') {
-        callback(null, { user: auth.username });
-      } else {
-        callback(new Error('Invalid username or password'));
-      }
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          to: session.envelope.rcptTo.map((address) => address.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  const port = await listenOnFreePort(smtp.server);
-  server = await startPortalServer({
-    env: { SMTP_URL: `smtp://outbox:secret@127.0.0.1:${String(port)}` },
-  });
+  smtp = await startSmtpSink();
+  server = await startPortalServer({ env: { SMTP_URL: smtp.url } });
 });
 
 test.afterAll(async () => {
   await server.stop();
-  await new Promise<void>((resolve) => {
-    smtp.close(resolve);
-  });
+  await smtp.close();
 });
 
 /** A message's text as written, from its quoted-printable transfer encoding. */
@@ -74,8 +40,9 @@ test('a reset email leaves by SMTP, and its link opens the page to choose a new 
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'emailed a link' })).toBeVisible();
 
-  await expect.poll(() => received.filter(({ to }) => to.includes(email)).length).toBe(1);
-  const [message] = received.filter(({ to }) => to.includes(email));
+  const toMember = () => smtp.received.filter(({ to }) => to.includes(email));
+  await expect.poll(() => toMember().length).toBe(1);
+  const [message] = toMember();
   const text = unquoted(message?.raw ?? '');
   expect(text).toMatch(/^Subject: Reset your .* password/m);
   const link = new RegExp(`${server.baseURL}/reset-password/[\\w-]+`).exec(text)?.[0];
