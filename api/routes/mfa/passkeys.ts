@@ -8,7 +8,7 @@ import { rateLimit, rateLimitPerUser, tooManyRequests } from '../../http/rate-li
 import { jsonBody } from '../../http/validation.ts';
 import { authenticationCredential, registrationCredential } from '../../http/webauthn-input.ts';
 import { PASSKEY_NAME_MAX_LENGTH, listPasskeys } from '../../services/factors/passkey-store.ts';
-import { PRODUCT_NAME } from '../../services/messages/account-emails.ts';
+import { PRODUCT_NAME } from '../../services/messages/email-composition.ts';
 import {
   MFA_PASSKEY_OPTIONS_PER_USER,
   MFA_PASSKEY_REMOVAL_PER_IP,

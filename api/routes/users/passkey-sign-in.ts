@@ -6,7 +6,7 @@ import { errorResponse } from '../../http/errors.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { jsonBody } from '../../http/validation.ts';
 import { authenticationCredential } from '../../http/webauthn-input.ts';
-import { PRODUCT_NAME } from '../../services/messages/account-emails.ts';
+import { PRODUCT_NAME } from '../../services/messages/email-composition.ts';
 import { PASSKEY_SIGN_IN_PER_IP } from '../../services/rate-limits.ts';
 import { MFA_TOKEN_HEADER } from '../../../contract/headers.ts';
 import { ErrorMessage } from '../../../contract/error-messages.ts';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { users, type User } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
-import { authenticatorAppAddedEmail } from '../messages/account-emails.ts';
+import { authenticatorAppAddedEmail } from '../messages/factor-emails.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { FactorSecrets } from './factor-secrets.ts';
 import {

@@ -5,7 +5,7 @@ import {
   authenticatorAppRemovedEmail,
   passkeyRemovedEmail,
   twoStepPhoneRemovedEmail,
-} from '../messages/account-emails.ts';
+} from '../messages/factor-emails.ts';
 import { type Clock } from '../../../platform/clock.ts';
 import { credentialsChanged } from '../sign-in/credential-events.ts';
 import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';

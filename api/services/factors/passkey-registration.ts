@@ -10,7 +10,7 @@ import type { Database } from '../../db/client.ts';
 import { passkeys, users, type User } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import type { Clock } from '../../../platform/clock.ts';
-import { passkeyAddedEmail } from '../messages/account-emails.ts';
+import { passkeyAddedEmail } from '../messages/factor-emails.ts';
 import { lockedUser } from '../member-factors.ts';
 import {
   CHALLENGE_LIFETIME_MS,

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { oneTimeCodes, users, type User } from '../../db/schema/index.ts';
-import { twoStepEnabledEmail, twoStepPhoneChangedEmail } from '../messages/account-emails.ts';
+import { twoStepEnabledEmail, twoStepPhoneChangedEmail } from '../messages/factor-emails.ts';
 import { type Clock } from '../../../platform/clock.ts';
 import { credentialsChanged } from '../sign-in/credential-events.ts';
 import {

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { type User } from '../../db/schema/index.ts';
-import { recoveryCodesRenewedEmail, recoveryCodeUsedEmail } from '../messages/account-emails.ts';
+import { recoveryCodesRenewedEmail, recoveryCodeUsedEmail } from '../messages/factor-emails.ts';
 import { type Clock } from '../../../platform/clock.ts';
 import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';
 import { enqueueEmail } from '../messages/outbox.ts';

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { encodeBase32UpperCaseNoPadding } from '@oslojs/encoding';
 import { createTOTPKeyURI, generateHOTP } from '@oslojs/otp';
-import { PRODUCT_NAME } from '../messages/account-emails.ts';
+import { PRODUCT_NAME } from '../messages/email-composition.ts';
 
 /**
  * Codes of an authenticator app (TOTP, RFC 6238) as every app expects them: HMAC-SHA-1, 6

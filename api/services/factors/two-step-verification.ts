@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { companies, oneTimeCodes, users, type User } from '../../db/schema/index.ts';
-import { twoStepDisabledEmail } from '../messages/account-emails.ts';
+import { twoStepDisabledEmail } from '../messages/factor-emails.ts';
 import { type Clock } from '../../../platform/clock.ts';
 import { credentialsChanged } from '../sign-in/credential-events.ts';
 import { withCurrentPassword, type CurrentPasswordInput } from '../sign-in/current-password.ts';
