@@ -8,6 +8,7 @@ import { openReferenceApi } from '../../api/index.ts';
 import { logger } from '../../platform/logger.ts';
 import { freePort, listenOnFreePort } from '../../scripts/free-port.mjs';
 import { createMovableClock, HOUR, MINUTE, SECOND } from '../../platform/clock.ts';
+import { mimeTextParts } from '../support/smtp-sink.ts';
 import {
   createSmtpEmailProvider,
   keepInOutboxEmailProvider,
@@ -335,38 +336,6 @@ describe('the outbox worker', () => {
     expect((await outboxRow(api, id)).sentAt).not.toBeNull();
   });
 });
-
-/** The leaf text parts of a raw MIME message, by content type, decoded. */
-function mimeTextParts(raw: string): Record<string, string> {
-  const parts: Record<string, string> = {};
-  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((match) => match[1]);
-  for (const boundary of boundaries) {
-    if (!boundary) continue;
-    for (const chunk of raw.split(`--${boundary}`)) {
-      const separator = chunk.indexOf('\r\n\r\n');
-      if (separator < 0) continue;
-      const headers = chunk.slice(0, separator).replace(/\r\n\s+/g, ' ');
-      const type = /^content-type:\s*(text\/(?:plain|html))/im.exec(headers)?.[1];
-      if (!type) continue;
-      const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(headers)?.[1]?.toLowerCase();
-      const body = chunk.slice(separator + 4);
-      parts[type] =
-        encoding === 'base64'
-          ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
-          : encoding === 'quoted-printable'
-            ? Buffer.from(
-                body
-                  .replace(/=\r\n/g, '')
-                  .replace(/=([0-9A-F]{2})/gi, (_, hex: string) =>
-                    String.fromCharCode(Number.parseInt(hex, 16)),
-                  ),
-                'latin1',
-              ).toString('utf8')
-            : body;
-    }
-  }
-  return parts;
-}
 
 describe('delivery over SMTP (SMTP_URL)', () => {
   let api: TestApi;

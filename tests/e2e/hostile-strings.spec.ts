@@ -10,6 +10,7 @@ import {
 } from '../../src/lib/messages.ts';
 import { newPerson } from './support/accounts';
 import { inBatches } from './support/forms';
+import { HttpVisitor } from './support/http-visitor';
 import { startPortalServer, type PortalServer } from './support/portal-server';
 
 /**
@@ -178,143 +179,70 @@ interface Answer {
   readonly html: string;
 }
 
-/** A cookie as a `Set-Cookie` line set it, for handing to a browser context. */
-type KeptCookie = Parameters<BrowserContext['addCookies']>[0][number];
-
-/** The cookie one `Set-Cookie` line sets for `origin`, or its name alone when it removes it. */
-function cookieOf(line: string, origin: string): KeptCookie | string {
-  const [pair = '', ...attributeTexts] = line.split(';');
-  const separator = pair.indexOf('=');
-  const name = pair.slice(0, separator).trim();
-  const value = pair.slice(separator + 1).trim();
-  const attributes = new Map(
-    attributeTexts.map((text) => {
-      const [key = '', ...rest] = text.split('=');
-      return [key.trim().toLowerCase(), rest.join('=').trim()] as const;
-    }),
-  );
-  const maxAge = attributes.get('max-age');
-  const expires = attributes.get('expires');
-  const expiresAt =
-    maxAge !== undefined
-      ? Date.now() / 1000 + Number(maxAge)
-      : expires !== undefined
-        ? Date.parse(expires) / 1000
-        : -1;
-  if (value === '' || (expiresAt !== -1 && expiresAt <= Date.now() / 1000)) return name;
-  const sameSite = attributes.get('samesite')?.toLowerCase();
-  return {
-    name,
-    value,
-    domain: new URL(origin).hostname,
-    path: attributes.get('path') ?? '/',
-    expires: expiresAt,
-    httpOnly: attributes.has('httponly'),
-    secure: attributes.has('secure'),
-    sameSite: sameSite === 'strict' ? 'Strict' : sameSite === 'none' ? 'None' : 'Lax',
-  };
-}
-
 /**
  * A visitor without a browser, as a browser without JavaScript behaves: its own cookies, forms
- * posted with the same-origin headers and the `_xsrf` field, redirects not followed. Node's own
- * `fetch`, not Playwright's request context: thousands of answers of tens of kilobytes each cost
- * the worker far less without Playwright's protocol between the test and the socket. Each answer
- * is read whole at once, so its connection goes back to the pool at once.
+ * posted with the same-origin headers and the `_xsrf` field, redirects not followed
+ * (./support/http-visitor.ts, over Node's `fetch`: thousands of answers cost the worker far less
+ * than through Playwright's request context). Each answer is read whole.
  */
 class Visitor {
-  private readonly jar = new Map<string, KeptCookie>();
+  private readonly http = new HttpVisitor(origin);
 
-  static open(): Promise<Visitor> {
-    return Promise.resolve(new Visitor());
-  }
-
-  get(path: string): Promise<Answer> {
-    return this.send(path, { method: 'GET' });
+  async get(path: string): Promise<Answer> {
+    return Visitor.read(await this.http.send(path));
   }
 
   /** Posts a form as `application/x-www-form-urlencoded`, as a form without a file field does. */
-  postForm(
+  async postForm(
     path: string,
     fields: Record<string, string>,
     headers: Record<string, string> = {},
   ): Promise<Answer> {
-    return this.send(path, {
-      method: 'POST',
-      headers: { origin, 'sec-fetch-site': 'same-origin', ...headers },
-      body: new URLSearchParams({ _xsrf: this.xsrfTokenNow(), ...fields }),
-    });
+    return Visitor.read(
+      await this.http.send(path, {
+        method: 'POST',
+        headers: { origin, 'sec-fetch-site': 'same-origin', ...headers },
+        body: new URLSearchParams(this.withXsrfToken(fields)),
+      }),
+    );
   }
 
   /**
    * Posts a form as multipart, as the forms with a file field do: a browser sends the file field
    * even when no file was chosen, as an empty part with no file name.
    */
-  postMultipart(path: string, fields: Record<string, string>): Promise<Answer> {
+  async postMultipart(path: string, fields: Record<string, string>): Promise<Answer> {
     const form = new FormData();
-    for (const [name, value] of Object.entries({ _xsrf: this.xsrfTokenNow(), ...fields })) {
+    for (const [name, value] of Object.entries(this.withXsrfToken(fields))) {
       form.append(name, value);
     }
     form.append('attachment', new File([], ''));
-    return this.send(path, {
-      method: 'POST',
-      headers: { origin, 'sec-fetch-site': 'same-origin' },
-      body: form,
-    });
+    return Visitor.read(
+      await this.http.send(path, {
+        method: 'POST',
+        headers: { origin, 'sec-fetch-site': 'same-origin' },
+        body: form,
+      }),
+    );
   }
 
-  /** The XSRF token the visitor's cookie holds ('' before its first page). */
-  xsrfToken(): Promise<string> {
-    return Promise.resolve(this.xsrfTokenNow());
+  /** The visitor's cookies, for a browser context that is to become this visitor. */
+  cookies(): { name: string; value: string; url: string }[] {
+    return [...this.http.cookies].map(([name, value]) => ({ name, value, url: origin }));
   }
 
-  /** The visitor's cookies, as a browser context takes them. */
-  cookies(): Promise<KeptCookie[]> {
-    return Promise.resolve([...this.jar.values()]);
+  /** The fields after the `_xsrf` the visitor's cookie holds: the page's own hidden one wins. */
+  private withXsrfToken(fields: Record<string, string>): Record<string, string> {
+    return { _xsrf: this.http.xsrfToken(), ...fields };
   }
 
-  dispose(): Promise<void> {
-    this.jar.clear();
-    return Promise.resolve();
-  }
-
-  private xsrfTokenNow(): string {
-    return this.jar.get('XSRF-TOKEN')?.value ?? '';
-  }
-
-  private async send(
-    path: string,
-    init: { method: string; headers?: Record<string, string>; body?: BodyInit },
-  ): Promise<Answer> {
-    const cookie = [...this.jar.values()].map(({ name, value }) => `${name}=${value}`).join('; ');
-    const response = await fetch(new URL(path, origin), {
-      method: init.method,
-      headers: { ...(cookie ? { cookie } : {}), ...init.headers },
-      body: init.body ?? null,
-      redirect: 'manual',
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const kept = cookieOf(line, origin);
-      if (typeof kept === 'string') this.jar.delete(kept);
-      else this.jar.set(kept.name, kept);
-    }
+  private static async read(response: Response): Promise<Answer> {
     return {
       status: response.status,
       headers: Object.fromEntries(response.headers),
       html: await response.text(),
     };
   }
-}
-
-/** Every visitor a test opened, closed when it ends. */
-const visitors: Visitor[] = [];
-test.afterEach(async () => {
-  await Promise.all(visitors.splice(0).map((visitor) => visitor.dispose()));
-});
-async function newVisitor(): Promise<Visitor> {
-  const visitor = await Visitor.open();
-  visitors.push(visitor);
-  return visitor;
 }
 
 const htmlEntities: Readonly<Record<string, string>> = {
@@ -364,7 +292,7 @@ async function signUp(
   names: { name: string; last_name: string },
   { skipPhoneOffer = true }: { skipPhoneOffer?: boolean } = {},
 ): Promise<{ visitor: Visitor; answer: Answer }> {
-  const visitor = await newVisitor();
+  const visitor = new Visitor();
   const hidden = await formOn(visitor, '/sign-up', 'auth.signUp');
   const address = freshAddress();
   const person = newPerson('Hostile');
@@ -591,7 +519,7 @@ async function showInBrowser(
 /** The browser becomes that visitor: their cookies, and no one else's. */
 async function browseAs(context: BrowserContext, visitor: Visitor): Promise<void> {
   await context.clearCookies();
-  await context.addCookies(await visitor.cookies());
+  await context.addCookies(visitor.cookies());
 }
 
 /** Nothing ran: no dialog, no canary call, no error, no policy violation. */
@@ -1189,7 +1117,7 @@ for (const group of ['visitors', 'members'] as const) {
     origin = portalOrigin;
     test.setTimeout(300_000);
     const watch = await watchScripts(context, page);
-    const forms = (await reflectingForms(await newMember(), await newVisitor())).filter(
+    const forms = (await reflectingForms(await newMember(), new Visitor())).filter(
       (form) => heavyForms.has(form.name) === (group === 'members'),
     );
 

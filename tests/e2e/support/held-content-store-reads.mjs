@@ -4,8 +4,8 @@
 // moment an editor's save lands in the middle of one is no longer left to chance.
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { contentStoreModuleId } from '../../../src/astro-adjustments/build/settled-content-store.mjs';
 
-const contentStoreModuleId = '\0astro:data-layer-content';
 const pollIntervalMs = 50;
 
 /**
