@@ -7,3 +7,4 @@ export * from './factors.ts';
 export * from './messages.ts';
 export * from './requests.ts';
 export * from './files.ts';
+export * from './company-sign-in.ts';
