@@ -76,8 +76,19 @@ export default defineConfig(
             },
             {
               folder: 'api/services/factors/',
-              deny: ['src/', 'api/http/', 'api/routes/', 'api/services/account/'],
+              deny: [
+                'src/',
+                'api/http/',
+                'api/routes/',
+                'api/services/account/',
+                'api/services/company-sign-in/',
+              ],
               because: 'services know nothing of HTTP, and the account builds on the factors',
+            },
+            {
+              folder: 'api/services/account/',
+              deny: ['src/', 'api/http/', 'api/routes/', 'api/services/company-sign-in/'],
+              because: 'services know nothing of HTTP, and company sign-in builds on the account',
             },
             {
               folder: 'api/services/sign-in/',
@@ -87,6 +98,7 @@ export default defineConfig(
                 'api/routes/',
                 'api/services/factors/',
                 'api/services/account/',
+                'api/services/company-sign-in/',
               ],
               because:
                 'services know nothing of HTTP, and the factors and the account build on sign-in',

@@ -10,6 +10,7 @@ import { currentRequestId, logger, requestIdFor, withRequestId } from '../platfo
 import { errorResponse } from './http/errors.ts';
 import { createBatchRoutes } from './routes/batch.ts';
 import { createCompaniesRoutes } from './routes/companies.ts';
+import { createCompanySignInRoutes } from './routes/company-sign-in.ts';
 import { createAttachmentsRoutes } from './routes/attachments.ts';
 import { createDashboardRoutes } from './routes/dashboard.ts';
 import { createDirectUploadsRoutes } from './routes/direct-uploads.ts';
@@ -62,6 +63,7 @@ export function createApiApp(dependencies: ApiDependencies): Hono {
     .route('/users/confirmation', createConfirmationRoutes(dependencies))
     .route('/users/email', createEmailChangeRoutes(dependencies))
     .route('/users/reauthentication', createReauthenticationRoutes(dependencies))
+    .route('/company_sign_in', createCompanySignInRoutes(dependencies))
     // Two-step verification: every route needs a session, and all but turning it off, renewing
     // codes, listing passkeys and removing a factor work before the step (that is what they
     // complete).

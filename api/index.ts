@@ -37,7 +37,10 @@ import {
 import { TrustedProxies } from '../platform/trusted-proxies.ts';
 import { parseOrigin } from '../platform/settings.ts';
 import { passwordEstimator } from './services/sign-in/password-strength.ts';
-import { createFactorSecrets, randomFactorSecrets } from './services/factors/factor-secrets.ts';
+import { createFactorSecrets } from './services/factors/factor-secrets.ts';
+import { createConnectionSecrets } from './services/company-sign-in/connections.ts';
+import { createOidcProviders, type OidcProvidersOptions } from './services/company-sign-in/oidc.ts';
+import { randomBytes } from 'node:crypto';
 
 export type { DemoAccount } from './demo/demo-accounts.ts';
 export type { Clock } from '../platform/clock.ts';
@@ -118,6 +121,11 @@ export interface ReferenceApiOptions {
    * server always pass one, set or kept in the data directory).
    */
   factorSecretKey?: string | undefined;
+  /**
+   * Replaces `fetch` towards companies' OpenID Connect providers: the attack tests answer as a
+   * forged provider would.
+   */
+  companySignInFetch?: OidcProvidersOptions['customFetch'];
   /**
    * Remove, every 10 minutes in this process, the files nobody attached within an hour of asking
    * for their upload address (default true). Tests turn it off and call `removeDue()` by hand.
@@ -215,6 +223,8 @@ export async function openReferenceApi(
         publicOrigin,
         clock,
       });
+    // Without a key, one for this process: what it seals lives as long as the database does.
+    const secretKey = options.factorSecretKey ?? randomBytes(32);
     const demoAccounts = options.seedDemoData ? await seedDemoData(database.db, clock) : [];
     if (options.seedDemoData) await seedDemoRequests(database.db, clock, storage);
     const app = createApiApp({
@@ -224,10 +234,11 @@ export async function openReferenceApi(
       publicOrigin,
       outboxViewer: options.outboxViewer ?? false,
       storage,
-      factorSecrets:
-        options.factorSecretKey === undefined
-          ? randomFactorSecrets()
-          : createFactorSecrets(options.factorSecretKey),
+      factorSecrets: createFactorSecrets(secretKey),
+      companySignIn: {
+        oidc: createOidcProviders({ customFetch: options.companySignInFetch }),
+        connectionSecrets: createConnectionSecrets(secretKey),
+      },
     });
     const outbox = createOutboxWorker({
       db: database.db,

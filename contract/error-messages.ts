@@ -4,6 +4,14 @@
  */
 export const ErrorMessage = {
   invalidCredentials: 'Invalid email or password.',
+  companySignInFailed:
+    'We could not sign you in with your company’s account. Please try again, or ask your company’s IT team for help.',
+  companySignInExpired:
+    'This sign-in with your company has expired or was already used. Please start again.',
+  companySignInRequired:
+    'Your company signs you in with your work account, not a password here. Go to Sign in and enter your work email address.',
+  companySignInUnavailable:
+    'Your company’s sign-in is not answering. Please try again in a few minutes.',
   sessionExpired: 'Your session has expired. Please sign in again.',
   mfaRequired: 'MFA authentication required',
   tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',

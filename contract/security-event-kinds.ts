@@ -28,5 +28,8 @@ export const SECURITY_EVENT_KINDS = [
   'session_ended',
   'other_sessions_ended',
   'signed_out',
+  'company_sign_in',
+  'company_sign_in_linked',
+  'all_sessions_ended',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];

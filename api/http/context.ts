@@ -1,6 +1,8 @@
 import type { Database } from '../db/client.ts';
 import type { Session, User } from '../db/schema/index.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { ConnectionSecrets } from '../services/company-sign-in/connections.ts';
+import type { OidcProviders } from '../services/company-sign-in/oidc.ts';
 import type { FactorSecrets } from '../services/factors/factor-secrets.ts';
 import type { FileStorage } from '../services/files/storage/file-storage.ts';
 import type { TrustedProxies } from '../../platform/trusted-proxies.ts';
@@ -25,6 +27,8 @@ export interface ApiDependencies {
   storage: FileStorage;
   /** Seals the secrets of second factors kept in the database (an authenticator app's key). */
   factorSecrets: FactorSecrets;
+  /** Company sign-in: its OpenID Connect providers, and the sealing of their client secrets. */
+  companySignIn: { oidc: OidcProviders; connectionSecrets: ConnectionSecrets };
 }
 
 /** Context variables set by the middleware of api/http/. */

@@ -6,13 +6,15 @@ import { errorResponse } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { COMPANY_LOOKUPS_PER_IP } from '../services/rate-limits.ts';
 import { joinableCompany } from '../services/account/companies.ts';
+import { connectionForCompanySlug } from '../services/company-sign-in/connections.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
 
 const slugParameter = z.string().trim().min(1).max(100);
 
 /**
  * GET /api/v1/companies/{slug}: the company a sign-up link names, so that the page says at once
- * whether the link is known. 200 `{"company": {"slug", "name"}}`, or 404 with the sign-up's own
+ * whether the link is known, and whether the company signs its people in itself. 200
+ * `{"company": {"slug", "name"}, "company_sign_in": null | {"required"}}`, or 404 with the sign-up's own
  * sentence. No session: it is asked before the member exists; a rate limit per address bounds
  * guessing which companies are members.
  */
@@ -25,7 +27,11 @@ export function createCompaniesRoutes(dependencies: ApiDependencies) {
       const slug = slugParameter.safeParse(c.req.param('slug'));
       const company = slug.success ? await joinableCompany(db, slug.data) : null;
       if (!company) return errorResponse(c, 404, ErrorMessage.unknownCompany);
-      return c.json({ company });
+      const signIn = await connectionForCompanySlug(db, company.slug);
+      return c.json({
+        company,
+        company_sign_in: signIn ? { required: signIn.connection.signInRequired } : null,
+      });
     },
   );
 }

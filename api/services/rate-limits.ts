@@ -18,6 +18,13 @@ export const SIGN_IN_PER_IP: RateLimitRule = {
   windowMs: 10 * MINUTE,
 };
 
+/** Company sign-ins started and answered: each asks the company's provider. */
+export const COMPANY_SIGN_IN_PER_IP: RateLimitRule = {
+  name: 'company_sign_in:ip',
+  limit: 60,
+  windowMs: 10 * MINUTE,
+};
+
 /** Sign-ups: each reveals whether an email has an account. */
 export const SIGN_UP_PER_IP: RateLimitRule = {
   name: 'sign_up:ip',

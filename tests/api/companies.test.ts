@@ -28,6 +28,7 @@ describe('GET /api/v1/companies/{slug}', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       company: { slug: 'lookup-health', name: 'Lookup Health' },
+      company_sign_in: null,
     });
   });
 

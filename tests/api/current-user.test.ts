@@ -49,6 +49,7 @@ describe('GET /api/v1/users/current', () => {
       phone_last_digits: null,
       email_verified: true,
       pending_email: null,
+      company_sign_in: false,
     });
   });
 

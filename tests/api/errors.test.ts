@@ -7,6 +7,7 @@ import { logger } from '../../platform/logger.ts';
 import {
   jsonRequest,
   startTestApi,
+  testCompanySignIn,
   TEST_PASSWORD,
   TEST_PUBLIC_ORIGIN,
   type TestApi,
@@ -160,6 +161,7 @@ describe('internal errors', () => {
         outboxViewer: false,
         storage: api.storage,
         factorSecrets: randomFactorSecrets(),
+        companySignIn: testCompanySignIn(),
       });
 
       const response = await app.request(
@@ -195,6 +197,7 @@ describe('internal errors', () => {
         outboxViewer: false,
         storage: api.storage,
         factorSecrets: randomFactorSecrets(),
+        companySignIn: testCompanySignIn(),
       });
       const requestId = '0b7a8f3e-0000-4000-8000-000000000001';
 
@@ -232,6 +235,7 @@ describe('internal errors', () => {
         outboxViewer: false,
         storage: api.storage,
         factorSecrets: randomFactorSecrets(),
+        companySignIn: testCompanySignIn(),
       });
 
       const response = await app.request(
@@ -264,6 +268,7 @@ describe('internal errors', () => {
         outboxViewer: false,
         storage: api.storage,
         factorSecrets: randomFactorSecrets(),
+        companySignIn: testCompanySignIn(),
       });
 
       const response = await app.request('/api/v1/users/current', {

@@ -52,6 +52,7 @@ describe('PATCH /api/v1/users/current', () => {
       phone_last_digits: null,
       email_verified: true,
       pending_email: null,
+      company_sign_in: false,
     };
     expect(await response.json()).toEqual(expected);
     expect(await (await api.getCurrentUser(token)).json()).toEqual(expected);

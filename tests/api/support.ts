@@ -7,6 +7,12 @@ import type { Hono } from 'hono';
 import { inject } from 'vitest';
 import { createApiApp } from '../../api/app.ts';
 import { randomFactorSecrets } from '../../api/services/factors/factor-secrets.ts';
+import { createConnectionSecrets } from '../../api/services/company-sign-in/connections.ts';
+import {
+  createOidcProviders,
+  type OidcProvidersOptions,
+} from '../../api/services/company-sign-in/oidc.ts';
+import type { ApiDependencies } from '../../api/app.ts';
 import { openDatabase, type Database, type OpenedDatabase } from '../../api/db/client.ts';
 import {
   companies,
@@ -125,6 +131,8 @@ export interface TestApi {
   clock: MovableClock;
   /** The storage driver: by default the local one, in a temporary directory of its own. */
   storage: FileStorage;
+  /** Company sign-in's providers and the key its connections' secrets are sealed with. */
+  companySignIn: ApiDependencies['companySignIn'];
   createUser(options?: TestUserOptions): Promise<TestUser>;
   /**
    * POSTs to sign_in. Each call comes from a new client address unless one is given, so that
@@ -207,6 +215,18 @@ export interface TestApiOptions {
   outboxViewer?: boolean;
   /** Another storage driver than the local one. */
   storage?: FileStorage;
+  /** Answers for companies' OpenID Connect providers, in place of the network. */
+  companySignInFetch?: OidcProvidersOptions['customFetch'];
+}
+
+/** Company sign-in's dependencies with a key of their own, as the API builds them. */
+export function testCompanySignIn(
+  customFetch?: OidcProvidersOptions['customFetch'],
+): ApiDependencies['companySignIn'] {
+  return {
+    oidc: createOidcProviders({ customFetch }),
+    connectionSecrets: createConnectionSecrets(randomBytes(32)),
+  };
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -223,6 +243,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       clock,
     });
   const factorSecrets = randomFactorSecrets();
+  const companySignIn = testCompanySignIn(options.companySignInFetch);
   const app = createApiApp({
     db,
     clock,
@@ -231,6 +252,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     outboxViewer: options.outboxViewer ?? false,
     storage,
     factorSecrets,
+    companySignIn,
   });
   const fromAddress = (clientAddress: string | undefined) => ({
     'X-Forwarded-For': clientAddress ?? randomClientAddress(),
@@ -241,6 +263,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     db,
     clock,
     storage,
+    companySignIn,
     async createUser(userOptions = {}) {
       const email = userOptions.email ?? uniqueEmail();
       const password = userOptions.password ?? TEST_PASSWORD;

@@ -7,6 +7,8 @@ import type { ApiDependencies, ApiEnv } from '../../http/context.ts';
 import { rateLimit, tooManyRequests } from '../../http/rate-limit.ts';
 import { jsonBody } from '../../http/validation.ts';
 import { requestPasswordReset, resetPassword } from '../../services/account/password-reset.ts';
+import { companySignInRequiredFor } from '../../services/company-sign-in/connections.ts';
+import { errorResponse } from '../../http/errors.ts';
 import {
   accountSubject,
   PASSWORD_RESET_PER_ACCOUNT,
@@ -72,6 +74,11 @@ export function createPasswordRoutes(dependencies: ApiDependencies) {
           accountSubject(email),
         );
         if (refusal) return refusal;
+        // The company keeps its people's passwords (docs/PRODUCT.md §15): said for the domain,
+        // which is public, so it tells nothing of who has an account.
+        if (await companySignInRequiredFor(db, email)) {
+          return errorResponse(c, 403, ErrorMessage.companySignInRequired, 'user.email');
+        }
         await requestPasswordReset(db, clock, email, publicOrigin);
         return c.json({ message: PasswordMessage.resetRequested });
       },

@@ -7,6 +7,7 @@ import { errorResponse } from '../../http/errors.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { jsonBody, passwordInput } from '../../http/validation.ts';
 import { signIn, signOut } from '../../services/sign-in/authentication.ts';
+import { companySignInRequiredFor } from '../../services/company-sign-in/connections.ts';
 import { companyRequiresMfa } from '../../services/factors/two-step-verification.ts';
 import { signInMfaFlags } from '../../services/factors/offer.ts';
 import { SIGN_IN_PER_IP } from '../../services/rate-limits.ts';
@@ -37,6 +38,10 @@ export function createSignInRoutes(dependencies: ApiDependencies) {
       rateLimit(dependencies, SIGN_IN_PER_IP, (c) => clientAddress(c, trustedProxies)),
       async (c) => {
         const { user: credentials, device_token: deviceToken } = c.req.valid('json');
+        // Before the password is looked at: the domain says it, and the domain is public.
+        if (await companySignInRequiredFor(db, credentials.email)) {
+          return errorResponse(c, 403, ErrorMessage.companySignInRequired);
+        }
         const result = await signIn(
           db,
           clock,

@@ -8,6 +8,10 @@ import { memberName } from '../../http/member-name.ts';
 import { jsonBody } from '../../http/validation.ts';
 import { SIGN_UP_PER_IP } from '../../services/rate-limits.ts';
 import { signUp } from '../../services/account/sign-up.ts';
+import {
+  companySignInRequiredFor,
+  connectionForCompanySlug,
+} from '../../services/company-sign-in/connections.ts';
 import { ErrorMessage } from '../../../contract/error-messages.ts';
 
 /** Long enough for any real password; the policy's own limit (128) answers with its sentence. */
@@ -50,6 +54,14 @@ export function createSignUpRoutes(dependencies: ApiDependencies) {
       const { user: input } = c.req.valid('json');
       if (!acceptsTerms(input.terms_of_service)) {
         return errorResponse(c, 422, ErrorMessage.termsNotAccepted, 'user.terms_of_service');
+      }
+      // A company that signs its people in itself takes no passwords (docs/PRODUCT.md §15).
+      if (await companySignInRequiredFor(db, input.email)) {
+        return errorResponse(c, 403, ErrorMessage.companySignInRequired, 'user.email');
+      }
+      const slug = input.company_slug?.trim();
+      if (slug && (await connectionForCompanySlug(db, slug))?.connection.signInRequired) {
+        return errorResponse(c, 403, ErrorMessage.companySignInRequired, 'user.company_slug');
       }
       const result = await signUp(db, clock, {
         email: input.email,

@@ -1,6 +1,12 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { requests, users, type User } from '../../db/schema/index.ts';
+import {
+  companyConnections,
+  companyIdentities,
+  requests,
+  users,
+  type User,
+} from '../../db/schema/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { pendingEmailQuery } from './email-address.ts';
 import { hasEnrolledMfa } from '../member-factors.ts';
@@ -42,11 +48,14 @@ interface CurrentUserAnswer {
   email_verified: boolean;
   /** The address a change waits on (its link not followed yet), if any. */
   pending_email: string | null;
+  /** Whether the member's company signs them in with its own provider (docs/PRODUCT.md §15). */
+  company_sign_in: boolean;
 }
 
 /**
  * The member as GET /users/current answers, in one statement: the session check brought the user
- * and the company's name; this counts the requests and finds an address change waiting.
+ * and the company's name; this counts the requests, finds an address change waiting and whether
+ * the company's own provider signs the member in.
  */
 export async function describeCurrentUser(
   database: Database,
@@ -58,6 +67,7 @@ export async function describeCurrentUser(
     .select({
       requestCount: count(),
       pendingEmail: sql<string | null>`(${pendingEmailQuery(database, user.id, now)})`,
+      companySignIn: sql<boolean>`exists (${companySignInQuery(database, user)})`,
     })
     .from(requests)
     .where(eq(requests.userId, user.id));
@@ -76,7 +86,23 @@ export async function describeCurrentUser(
     phone_last_digits: user.mfaPhone === null ? null : phoneLastDigits(user.mfaPhone),
     email_verified: user.emailVerifiedAt !== null,
     pending_email: facts?.pendingEmail ?? null,
+    company_sign_in: facts?.companySignIn ?? false,
   };
+}
+
+/** The member's link to their company's provider, while the company's sign-in is on. */
+function companySignInQuery(database: Database, user: Pick<User, 'id' | 'companyId'>) {
+  return database
+    .select({ one: sql`1` })
+    .from(companyIdentities)
+    .innerJoin(companyConnections, eq(companyConnections.id, companyIdentities.connectionId))
+    .where(
+      and(
+        eq(companyIdentities.userId, user.id),
+        eq(companyConnections.enabled, true),
+        user.companyId === null ? sql`false` : eq(companyConnections.companyId, user.companyId),
+      ),
+    );
 }
 
 /** The profile fields PATCH /users/current may change; an absent one is left as it is. */

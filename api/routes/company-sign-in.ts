@@ -1,0 +1,132 @@
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import { clientAddress, requestOrigin } from '../../platform/client-address.ts';
+import { logger } from '../../platform/logger.ts';
+import type { ApiDependencies, ApiEnv } from '../http/context.ts';
+import { errorResponse, wrongCurrentPasswordResponse } from '../http/errors.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { jsonBody, passwordInput } from '../http/validation.ts';
+import {
+  finishOidcSignIn,
+  linkWithPassword,
+  startCompanySignIn,
+  currentCompanySignIn,
+  type CompanySignInServices,
+} from '../services/company-sign-in/company-sign-in.ts';
+import type { CompanySession } from '../services/company-sign-in/identities.ts';
+import { CompanySignInRefusal } from '../services/company-sign-in/refusal.ts';
+import { companyRequiresMfa } from '../services/factors/two-step-verification.ts';
+import { signInMfaFlags } from '../services/factors/offer.ts';
+import { COMPANY_SIGN_IN_PER_IP } from '../services/rate-limits.ts';
+import { MFA_TOKEN_HEADER } from '../../contract/headers.ts';
+import { ErrorMessage } from '../../contract/error-messages.ts';
+
+/** A sign-in's token: any short string, so that a wrong one is refused as expired, not malformed. */
+const token = z.string().max(128);
+
+const startBody = z.union([
+  z.object({ email: z.string().trim().toLowerCase().max(254).pipe(z.email()) }).strict(),
+  z.object({ company_slug: z.string().trim().toLowerCase().min(1).max(100) }).strict(),
+]);
+
+const callbackBody = z.object({
+  token,
+  /** The query string the provider sent the browser back with, without its `?`. */
+  callback_query: z.string().max(8192),
+});
+
+const linkBody = z.object({ token, user: z.object({ current_password: passwordInput }) });
+
+/**
+ * Company sign-in: /api/v1/company_sign_in. The browser never talks to the API: the portal starts
+ * a sign-in, keeps its token in a cookie, sends the browser to the company's provider, and hands
+ * the provider's answer on here (docs/PRODUCT.md §15).
+ */
+export function createCompanySignInRoutes(dependencies: ApiDependencies) {
+  const { db, clock, trustedProxies, publicOrigin, companySignIn } = dependencies;
+  const services: CompanySignInServices = { db, clock, publicOrigin, ...companySignIn };
+  const perAddress = rateLimit(dependencies, COMPANY_SIGN_IN_PER_IP, (c) =>
+    clientAddress(c, trustedProxies),
+  );
+
+  async function signedIn(c: Context<ApiEnv>, session: CompanySession) {
+    c.header('Authorization', `Bearer ${session.issued.token}`);
+    if (session.mfaToken !== undefined) c.header(MFA_TOKEN_HEADER, session.mfaToken);
+    const requiresMfa = await companyRequiresMfa(db, session.user.companyId);
+    return c.json({
+      expires_at: session.issued.expiresAt.toISOString(),
+      ...(session.mfaToken === undefined
+        ? signInMfaFlags(session.user, requiresMfa, clock.now())
+        : { mfa_requires_verification: false, mfa_required: false }),
+      created: session.created,
+    });
+  }
+
+  return new Hono<ApiEnv>()
+    .onError((error, c) => {
+      if (!(error instanceof CompanySignInRefusal)) throw error;
+      // The code alone: the cause may quote what the provider sent.
+      logger.warn({ refusal: error.code }, 'company sign-in refused');
+      if (error.code === 'unknown_or_used') {
+        return errorResponse(c, 400, ErrorMessage.companySignInExpired);
+      }
+      // Not 502: that would say the API itself is away.
+      if (error.code === 'provider_unavailable') {
+        return errorResponse(c, 424, ErrorMessage.companySignInUnavailable);
+      }
+      return errorResponse(c, 403, ErrorMessage.companySignInFailed);
+    })
+    .post('/start', jsonBody(startBody), perAddress, async (c) => {
+      const body = c.req.valid('json');
+      const started = await startCompanySignIn(
+        services,
+        'email' in body ? { email: body.email } : { companySlug: body.company_slug },
+      );
+      if (!started) return c.json({ company_sign_in: null });
+      return c.json({
+        company_sign_in: {
+          token: started.token,
+          redirect_url: started.redirectUrl,
+          company: { name: started.companyName },
+          expires_at: started.expiresAt.toISOString(),
+        },
+      });
+    })
+    .post('/current', jsonBody(z.object({ token })), perAddress, async (c) => {
+      const current = await currentCompanySignIn(services, c.req.valid('json').token);
+      if (!current) return errorResponse(c, 404, ErrorMessage.companySignInExpired);
+      return c.json(
+        current.state === 'waiting'
+          ? {
+              state: current.state,
+              redirect_url: current.redirectUrl,
+              company: { name: current.companyName },
+            }
+          : { state: current.state, email: current.email, company: { name: current.companyName } },
+      );
+    })
+    .post('/oidc/callback', jsonBody(callbackBody), perAddress, async (c) => {
+      const body = c.req.valid('json');
+      const outcome = await finishOidcSignIn(services, {
+        token: body.token,
+        callbackQuery: body.callback_query,
+        origin: requestOrigin(c, trustedProxies),
+      });
+      if (outcome.kind === 'link_required') {
+        return c.json({
+          link_required: { email: outcome.email, company: { name: outcome.companyName } },
+        });
+      }
+      return signedIn(c, outcome);
+    })
+    .post('/link', jsonBody(linkBody), perAddress, async (c) => {
+      const body = c.req.valid('json');
+      const outcome = await linkWithPassword(services, {
+        token: body.token,
+        password: body.user.current_password,
+        origin: requestOrigin(c, trustedProxies),
+      });
+      if (outcome.kind === 'wrong_password') return wrongCurrentPasswordResponse(c);
+      return signedIn(c, outcome);
+    });
+}

@@ -1,0 +1,652 @@
+/**
+ * A real OpenID Connect provider (oidc-provider) on 127.0.0.1, standing in for an employer's
+ * identity provider in the tests and in the demo of `npm start`. Never for production: accounts,
+ * clients, keys and sessions live in memory and are lost when it stops.
+ *
+ * Authorization code flow with PKCE (S256) only. The sign-in page is served here, without
+ * JavaScript; consent is given with the sign-in, so there is no consent page.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
+import { exportJWK, generateKeyPair } from 'jose';
+// @ts-expect-error -- oidc-provider ships no types; OidcProviderModule says what is used of it.
+import * as untypedOidcProvider from 'oidc-provider';
+import { listenOnFreePort } from '../free-port.mjs';
+
+export interface OidcAccount {
+  /** What the person types on the login page (an email address), case-insensitive. */
+  readonly email: string;
+  readonly password: string;
+  /** The `sub` claim; stable. */
+  readonly subject: string;
+  readonly givenName: string;
+  readonly familyName: string;
+  /** Defaults to true. */
+  readonly emailVerified?: boolean;
+}
+
+export interface OidcClientRegistration {
+  readonly clientId: string;
+  readonly clientSecret: string; // at least 32 characters
+  readonly redirectUris: readonly string[];
+}
+
+export interface OidcIdentityProvider {
+  /** `http://127.0.0.1:<port>`, exactly the issuer string in discovery (no trailing slash). */
+  readonly issuer: string;
+  /** Human name shown as the page heading, e.g. "Acme sign-in". */
+  readonly name: string;
+  /** Adds or replaces an account (tests add accounts after start). */
+  addAccount(account: OidcAccount): void;
+  /** Adds a client after start (the portal's redirect URI may only be known later). */
+  addClient(client: OidcClientRegistration): void;
+  stop(): Promise<void>;
+}
+
+/** The `acr` of a sign-in with the password alone, and of one with a security key too. */
+const passwordAcr = 'urn:example:acr:pwd';
+const securityKeyAcr = 'urn:example:acr:mfa';
+const grantedScope = 'openid email profile';
+const grantedClaims = ['email', 'email_verified', 'given_name', 'family_name'];
+const formBodyLimit = 16 * 1024;
+/** Seconds an entry outlives its expiry in the store, as oidc-provider's clock tolerance. */
+const storeTolerance = 15;
+
+type Payload = Record<string, unknown>;
+
+interface Interaction {
+  readonly uid: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly prompt: { readonly name: string };
+  readonly session?: { readonly accountId?: string };
+}
+
+type InteractionResult =
+  | {
+      readonly login?: { readonly accountId: string; readonly amr: string[]; readonly acr: string };
+      readonly consent: { readonly grantId: string };
+    }
+  | { readonly error: string; readonly error_description: string };
+
+interface Grant {
+  addOIDCScope(scope: string): void;
+  addOIDCClaims(claims: readonly string[]): void;
+  save(): Promise<string>;
+}
+
+interface ErrorPageContext {
+  type: string;
+  body: string;
+  set(field: string, value: string): void;
+}
+
+interface Provider {
+  callback(): (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+  interactionDetails(request: IncomingMessage, response: ServerResponse): Promise<Interaction>;
+  interactionFinished(
+    request: IncomingMessage,
+    response: ServerResponse,
+    result: InteractionResult,
+    options: { mergeWithLastSubmission: boolean },
+  ): Promise<void>;
+  readonly Grant: new (properties: { accountId: string; clientId: string }) => Grant;
+  readonly Client: new (metadata: Payload) => unknown;
+  on(event: 'server_error', listener: (context: unknown, error: unknown) => void): void;
+}
+
+interface OidcProviderModule {
+  readonly Provider: new (issuer: string, configuration: Payload) => Provider;
+  readonly errors: {
+    readonly SessionNotFound: abstract new (...args: never[]) => Error;
+    readonly InvalidClientMetadata: abstract new (...args: never[]) => Error & {
+      error_description?: string;
+    };
+  };
+}
+
+const { Provider, errors } = untypedOidcProvider as unknown as OidcProviderModule;
+
+interface StoredEntry {
+  readonly payload: Payload;
+  /** Milliseconds since the epoch; none for what never expires (clients). */
+  readonly expiresAt: number | undefined;
+}
+
+/**
+ * oidc-provider's storage interface over one Map for every model. Clients are entries of the
+ * model `Client` that never expire, which is what lets `addClient` work after start.
+ */
+class InMemoryAdapter {
+  readonly #model: string;
+  readonly #store: Map<string, StoredEntry>;
+
+  constructor(model: string, store: Map<string, StoredEntry>) {
+    this.#model = model;
+    this.#store = store;
+  }
+
+  #key(id: string): string {
+    return `${this.#model}:${id}`;
+  }
+
+  #entries(): [string, Payload][] {
+    const prefix = `${this.#model}:`;
+    const found: [string, Payload][] = [];
+    for (const [key, entry] of this.#store) {
+      if (key.startsWith(prefix) && !isExpired(entry)) found.push([key, entry.payload]);
+    }
+    return found;
+  }
+
+  upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
+    sweepExpired(this.#store);
+    this.#store.set(this.#key(id), {
+      payload,
+      expiresAt:
+        expiresIn === undefined ? undefined : Date.now() + (expiresIn + storeTolerance) * 1000,
+    });
+    return Promise.resolve();
+  }
+
+  find(id: string): Promise<Payload | undefined> {
+    const key = this.#key(id);
+    const entry = this.#store.get(key);
+    if (entry === undefined) return Promise.resolve(undefined);
+    if (isExpired(entry)) {
+      this.#store.delete(key);
+      return Promise.resolve(undefined);
+    }
+    return Promise.resolve(entry.payload);
+  }
+
+  findByUid(uid: string): Promise<Payload | undefined> {
+    return Promise.resolve(this.#entries().find(([, payload]) => payload['uid'] === uid)?.[1]);
+  }
+
+  findByUserCode(userCode: string): Promise<Payload | undefined> {
+    return Promise.resolve(
+      this.#entries().find(([, payload]) => payload['userCode'] === userCode)?.[1],
+    );
+  }
+
+  consume(id: string): Promise<void> {
+    const entry = this.#store.get(this.#key(id));
+    if (entry !== undefined) entry.payload['consumed'] = Math.floor(Date.now() / 1000);
+    return Promise.resolve();
+  }
+
+  destroy(id: string): Promise<void> {
+    this.#store.delete(this.#key(id));
+    return Promise.resolve();
+  }
+
+  revokeByGrantId(grantId: string): Promise<void> {
+    for (const [key, payload] of this.#entries()) {
+      if (payload['grantId'] === grantId) this.#store.delete(key);
+    }
+    return Promise.resolve();
+  }
+}
+
+function isExpired(entry: StoredEntry): boolean {
+  return entry.expiresAt !== undefined && entry.expiresAt <= Date.now();
+}
+
+function sweepExpired(store: Map<string, StoredEntry>): void {
+  for (const [key, entry] of store) {
+    if (isExpired(entry)) store.delete(key);
+  }
+}
+
+export async function startOidcIdentityProvider(options: {
+  name: string;
+  accounts?: readonly OidcAccount[];
+  clients?: readonly OidcClientRegistration[];
+  port?: number; // default 0 (any free port)
+}): Promise<OidcIdentityProvider> {
+  const { name } = options;
+  const accounts = new Map<string, OidcAccount>();
+  const store = new Map<string, StoredEntry>();
+
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const signingKey = {
+    ...(await exportJWK(privateKey)),
+    kid: randomUUID(),
+    alg: 'RS256',
+    use: 'sig',
+  };
+
+  const server = createServer();
+  const port =
+    options.port === undefined || options.port === 0
+      ? await listenOnFreePort(server)
+      : await listenOnPort(server, options.port);
+  const issuer = `http://127.0.0.1:${port}`;
+
+  const provider = new Provider(issuer, {
+    adapter: (model: string) => new InMemoryAdapter(model, store),
+    jwks: { keys: [signingKey] },
+    cookies: {
+      keys: [randomBytes(32).toString('base64url')],
+      // Cookies do not tell ports apart: another provider, or the portal, on 127.0.0.1 would
+      // otherwise share (and overwrite) oidc-provider's default names `_session`, `_interaction`.
+      names: {
+        session: `idp-${port}-session`,
+        interaction: `idp-${port}-interaction`,
+        resume: `idp-${port}-resume`,
+      },
+    },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+    },
+    interactions: {
+      url: (_context: unknown, interaction: Interaction) => `/interaction/${interaction.uid}`,
+    },
+    pkce: { required: () => true },
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_post'],
+    scopes: ['openid', 'email', 'profile'],
+    // Without `acr` and `amr` among the claims of a scope, oidc-provider puts `amr` into no ID
+    // token, and `acr` only into those whose request asked for acr_values.
+    claims: {
+      openid: ['sub', 'acr', 'amr', 'auth_time'],
+      email: ['email', 'email_verified'],
+      profile: ['given_name', 'family_name'],
+    },
+    acrValues: [passwordAcr, securityKeyAcr],
+    conformIdTokenClaims: false,
+    ttl: {
+      AccessToken: 10 * 60,
+      AuthorizationCode: 60,
+      IdToken: 10 * 60,
+      Interaction: 30 * 60,
+      Session: 8 * 60 * 60,
+      Grant: 8 * 60 * 60,
+    },
+    clientBasedCORS: () => false,
+    findAccount: (_context: unknown, subject: string) => {
+      const account = [...accounts.values()].find((each) => each.subject === subject);
+      if (account === undefined) return undefined;
+      return {
+        accountId: subject,
+        claims: () => ({
+          sub: subject,
+          email: account.email,
+          email_verified: account.emailVerified ?? true,
+          given_name: account.givenName,
+          family_name: account.familyName,
+        }),
+      };
+    },
+    renderError: (context: ErrorPageContext, out: Record<string, unknown>) => {
+      setPageHeaders((field, value) => {
+        context.set(field, value);
+      });
+      context.type = 'html';
+      const error = typeof out['error'] === 'string' ? out['error'] : 'server_error';
+      const description =
+        typeof out['error_description'] === 'string' ? out['error_description'] : '';
+      context.body = page(
+        name,
+        `<p>This sign-in request cannot go on.</p>
+      <p><code>${escapeHtml(error)}</code>: ${escapeHtml(description)}</p>`,
+      );
+    },
+  });
+  provider.on('server_error', (_context, error) => {
+    console.error(`${name} (OpenID Connect provider at ${issuer}) failed:`, error);
+  });
+  const providerCallback = provider.callback();
+
+  function addAccount(account: OidcAccount): void {
+    const email = normalizeEmail(account.email);
+    for (const [key, existing] of accounts) {
+      if (existing.subject === account.subject) accounts.delete(key);
+    }
+    accounts.set(email, account);
+  }
+
+  function addClient(client: OidcClientRegistration): void {
+    if (client.clientSecret.length < 32) {
+      throw new Error(`The secret of client ${client.clientId} must have at least 32 characters`);
+    }
+    const metadata = {
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      redirect_uris: [...client.redirectUris],
+      response_types: ['code'],
+      grant_types: ['authorization_code'],
+      // What openid-client uses when given a client secret; oidc-provider takes one method a client.
+      token_endpoint_auth_method: 'client_secret_post',
+    };
+    try {
+      new provider.Client(metadata);
+    } catch (error) {
+      if (error instanceof errors.InvalidClientMetadata) {
+        throw new Error(`Client ${client.clientId}: ${error.error_description ?? error.message}`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    store.set(`Client:${client.clientId}`, { payload: metadata, expiresAt: undefined });
+  }
+
+  try {
+    for (const account of options.accounts ?? []) addAccount(account);
+    for (const client of options.clients ?? []) addClient(client);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+
+  function accountSignedInWith(email: string, password: string): OidcAccount | undefined {
+    const account = accounts.get(normalizeEmail(email));
+    return account !== undefined && samePassword(account.password, password) ? account : undefined;
+  }
+
+  async function grantConsent(interaction: Interaction, accountId: string): Promise<string> {
+    const clientId = interaction.params['client_id'];
+    if (typeof clientId !== 'string') throw new Error('The interaction names no client');
+    const grant = new provider.Grant({ accountId, clientId });
+    grant.addOIDCScope(grantedScope);
+    grant.addOIDCClaims(grantedClaims);
+    return grant.save();
+  }
+
+  /** The interaction of the browser's cookie, if it is the one of the URL; or answers why not. */
+  async function findInteraction(
+    request: IncomingMessage,
+    response: ServerResponse,
+    uid: string,
+  ): Promise<Interaction | undefined> {
+    let interaction: Interaction | undefined;
+    try {
+      interaction = await provider.interactionDetails(request, response);
+    } catch (error) {
+      if (!(error instanceof errors.SessionNotFound)) throw error;
+    }
+    if (interaction?.uid === uid) return interaction;
+    sendPage(
+      response,
+      400,
+      page(
+        name,
+        '<p>This sign-in page has expired. Go back to the site you came from and sign in again.</p>',
+      ),
+    );
+    return undefined;
+  }
+
+  async function showInteraction(
+    request: IncomingMessage,
+    response: ServerResponse,
+    uid: string,
+  ): Promise<void> {
+    const interaction = await findInteraction(request, response, uid);
+    if (interaction === undefined) return;
+    const signedIn = interaction.session?.accountId;
+    if (interaction.prompt.name !== 'login' && signedIn !== undefined) {
+      // Signed in already, and a client asks for the first time: consent needs no page either.
+      const grantId = await grantConsent(interaction, signedIn);
+      await provider.interactionFinished(
+        request,
+        response,
+        { consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
+      return;
+    }
+    const loginHint = interaction.params['login_hint'];
+    sendPage(response, 200, loginPage(name, uid, typeof loginHint === 'string' ? loginHint : ''));
+  }
+
+  async function signIn(
+    request: IncomingMessage,
+    response: ServerResponse,
+    uid: string,
+  ): Promise<void> {
+    const interaction = await findInteraction(request, response, uid);
+    if (interaction === undefined) return;
+    const form = await readForm(request, response);
+    if (form === undefined) return;
+    const email = form.get('email') ?? '';
+    const account = accountSignedInWith(email, form.get('password') ?? '');
+    if (account === undefined) {
+      sendPage(response, 200, loginPage(name, uid, email, 'Wrong email or password.'));
+      return;
+    }
+    const withSecurityKey = form.has('second_step');
+    const grantId = await grantConsent(interaction, account.subject);
+    await provider.interactionFinished(
+      request,
+      response,
+      {
+        login: {
+          accountId: account.subject,
+          amr: withSecurityKey ? ['pwd', 'hwk'] : ['pwd'],
+          acr: withSecurityKey ? securityKeyAcr : passwordAcr,
+        },
+        consent: { grantId },
+      },
+      { mergeWithLastSubmission: false },
+    );
+  }
+
+  async function cancel(
+    request: IncomingMessage,
+    response: ServerResponse,
+    uid: string,
+  ): Promise<void> {
+    const interaction = await findInteraction(request, response, uid);
+    if (interaction === undefined) return;
+    if ((await readForm(request, response)) === undefined) return;
+    await provider.interactionFinished(
+      request,
+      response,
+      { error: 'access_denied', error_description: 'The person cancelled the sign-in.' },
+      { mergeWithLastSubmission: false },
+    );
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const { pathname } = new URL(request.url ?? '/', issuer);
+    const match = /^\/interaction\/([\w-]+)(?:\/(login|abort))?$/.exec(pathname);
+    if (match === null) {
+      await providerCallback(request, response);
+      return;
+    }
+    const [, uid = '', action] = match;
+    const method = action === undefined ? 'GET' : 'POST';
+    if (request.method !== method) {
+      response.writeHead(405, { allow: method, 'content-length': '0' });
+      response.end();
+      return;
+    }
+    if (action === undefined) await showInteraction(request, response, uid);
+    else if (action === 'login') await signIn(request, response, uid);
+    else await cancel(request, response, uid);
+  }
+
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    handle(request, response).catch((error: unknown) => {
+      console.error(`${name} (OpenID Connect provider at ${issuer}) failed:`, error);
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      sendPage(response, 500, page(name, '<p>Something went wrong. Try again later.</p>'));
+    });
+  });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    issuer,
+    name,
+    addAccount,
+    addClient,
+    stop: () => {
+      stopping ??= new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+        server.closeAllConnections();
+      });
+      return stopping;
+    },
+  };
+}
+
+function listenOnPort(server: ReturnType<typeof createServer>, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.removeListener('error', reject);
+      resolve(port);
+    });
+  });
+}
+
+function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function samePassword(expected: string, typed: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(expected), digest(typed));
+}
+
+/** The urlencoded body, or `undefined` once it has answered that the body is not one. */
+async function readForm(
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<URLSearchParams | undefined> {
+  const contentType = request.headers['content-type'] ?? '';
+  if (!/^application\/x-www-form-urlencoded\b/i.test(contentType)) {
+    response.writeHead(415, { 'content-length': '0', connection: 'close' });
+    response.end();
+    return undefined;
+  }
+  if (Number(request.headers['content-length'] ?? 0) > formBodyLimit) {
+    response.writeHead(413, { 'content-length': '0', connection: 'close' });
+    response.end();
+    return undefined;
+  }
+  const body = await new Promise<string | undefined>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= formBodyLimit) chunks.push(chunk);
+    });
+    request.on('end', () => {
+      resolve(size <= formBodyLimit ? Buffer.concat(chunks).toString('utf8') : undefined);
+    });
+    request.on('error', reject);
+  });
+  if (body === undefined) {
+    response.writeHead(413, { 'content-length': '0', connection: 'close' });
+    response.end();
+    return undefined;
+  }
+  return new URLSearchParams(body);
+}
+
+const style = `
+      body { font: 1rem/1.5 system-ui, sans-serif; color: #1a1a1a; background: #f4f4f4; margin: 0; }
+      main { max-width: 24rem; margin: 3rem auto; padding: 1.5rem 2rem; background: #fff; border: 1px solid #ccc; border-radius: 0.5rem; }
+      h1 { font-size: 1.5rem; margin: 0 0 1rem; }
+      label { display: block; font-weight: 600; }
+      input[type='email'], input[type='password'] { box-sizing: border-box; width: 100%; padding: 0.5rem; font: inherit; border: 1px solid #666; border-radius: 0.25rem; }
+      .check label { display: inline; font-weight: normal; }
+      button { font: inherit; padding: 0.5rem 1rem; }
+      [role='alert'] { color: #a00000; border-left: 0.25rem solid #a00000; padding-left: 0.5rem; }
+    `;
+
+const styleHash = createHash('sha256').update(style).digest('base64');
+
+/**
+ * No script, frame or foreign style is ever needed. No form-action either: browsers apply it to
+ * the redirects that follow the sign-in, on to the client's redirect URI.
+ */
+function setPageHeaders(set: (field: string, value: string) => void): void {
+  set(
+    'content-security-policy',
+    `default-src 'none'; style-src 'sha256-${styleHash}'; base-uri 'none'; frame-ancestors 'none'`,
+  );
+  set('cache-control', 'no-store');
+  set('x-content-type-options', 'nosniff');
+  set('referrer-policy', 'no-referrer');
+}
+
+function sendPage(response: ServerResponse, status: number, html: string): void {
+  const headers: OutgoingHttpHeaders = {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(html),
+  };
+  setPageHeaders((field, value) => {
+    headers[field] = value;
+  });
+  response.writeHead(status, headers);
+  response.end(html);
+}
+
+function page(name: string, content: string): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>${escapeHtml(name)}</title>
+    <style>${style}</style>
+  </head>
+  <body>
+    <main>
+      <h1>${escapeHtml(name)}</h1>
+      ${content}
+    </main>
+  </body>
+</html>
+`;
+}
+
+function loginPage(name: string, uid: string, email: string, error?: string): string {
+  const action = `/interaction/${encodeURIComponent(uid)}`;
+  return page(
+    name,
+    `${error === undefined ? '' : `<p role="alert">${escapeHtml(error)}</p>`}
+      <form method="post" action="${action}/login">
+        <p>
+          <label for="email">Email address</label>
+          <input id="email" type="email" name="email" autocomplete="username" required value="${escapeHtml(email)}">
+        </p>
+        <p>
+          <label for="password">Password</label>
+          <input id="password" type="password" name="password" autocomplete="current-password" required>
+        </p>
+        <p class="check">
+          <input id="second_step" type="checkbox" name="second_step" value="yes">
+          <label for="second_step">I also used my security key</label>
+        </p>
+        <p><button type="submit">Sign in</button></p>
+      </form>
+      <form method="post" action="${action}/abort">
+        <p><button type="submit">Cancel</button></p>
+      </form>`,
+  );
+}
+
+function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}

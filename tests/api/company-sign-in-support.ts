@@ -1,0 +1,109 @@
+import { expect } from 'vitest';
+import { companies } from '../../api/db/schema/index.ts';
+import {
+  setOidcConnection,
+  setPolicy,
+  type CompanySignInPolicy,
+} from '../../api/services/company-sign-in/connection-admin.ts';
+import { signInAtOidcProvider, type OidcLoginForm } from '../support/identity-provider-visitor.ts';
+import { TEST_PUBLIC_ORIGIN, type TestApi } from './support.ts';
+
+/** Where the portal's callback is, as the API builds it from the public origin. */
+export const OIDC_REDIRECT_URI = `${TEST_PUBLIC_ORIGIN}/sign-in/company/callback`;
+
+/** The portal's registration at the tests' providers. */
+export const PORTAL_CLIENT = {
+  clientId: 'member-portal',
+  clientSecret: 'the-portal-client-secret-of-32-characters',
+};
+
+/** Creates a company with its own OpenID Connect sign-in at `issuer`, claiming `domains`. */
+export async function companyWithOidc(
+  api: TestApi,
+  options: {
+    slug: string;
+    name?: string;
+    issuer: string;
+    domains: readonly string[];
+    policy?: CompanySignInPolicy;
+    mfaRequired?: boolean;
+    clientSecret?: string;
+  },
+): Promise<{ companyId: number }> {
+  const [company] = await api.db
+    .insert(companies)
+    .values({
+      name: options.name ?? 'Acme',
+      slug: options.slug,
+      mfaRequired: options.mfaRequired ?? false,
+      createdAt: api.clock.now(),
+    })
+    .returning();
+  if (!company) throw new Error('The test company was not created.');
+  await setOidcConnection(api.db, api.clock, api.companySignIn.connectionSecrets, {
+    companySlug: options.slug,
+    issuer: options.issuer,
+    clientId: PORTAL_CLIENT.clientId,
+    clientSecret: options.clientSecret ?? PORTAL_CLIENT.clientSecret,
+    domains: options.domains,
+  });
+  if (options.policy) await setPolicy(api.db, api.clock, options.slug, options.policy);
+  return { companyId: company.id };
+}
+
+/** A company sign-in started through the API, as the portal starts one. */
+export interface StartedCompanySignIn {
+  readonly token: string;
+  readonly redirectUrl: string;
+  readonly companyName: string;
+}
+
+export async function startCompanySignIn(
+  api: TestApi,
+  by: { email: string } | { company_slug: string },
+  clientAddress?: string,
+): Promise<StartedCompanySignIn> {
+  const response = await api.call('POST', '/api/v1/company_sign_in/start', {
+    body: by,
+    ...(clientAddress === undefined ? {} : { clientAddress }),
+  });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as {
+    company_sign_in: { token: string; redirect_url: string; company: { name: string } } | null;
+  };
+  if (!body.company_sign_in) throw new Error('No company signs this address in.');
+  return {
+    token: body.company_sign_in.token,
+    redirectUrl: body.company_sign_in.redirect_url,
+    companyName: body.company_sign_in.company.name,
+  };
+}
+
+/** The query string the provider sends the browser back to the portal with, once signed in. */
+export async function callbackQueryAfterSignIn(
+  started: Pick<StartedCompanySignIn, 'redirectUrl'>,
+  form: OidcLoginForm,
+): Promise<string> {
+  const callback = await signInAtOidcProvider(started.redirectUrl, OIDC_REDIRECT_URI, form);
+  return callback.search.slice(1);
+}
+
+/** POST /company_sign_in/oidc/callback, as the portal's callback page hands the answer on. */
+export function finishOidc(
+  api: TestApi,
+  token: string,
+  callbackQuery: string,
+  clientAddress?: string,
+): Promise<Response> {
+  return api.call('POST', '/api/v1/company_sign_in/oidc/callback', {
+    body: { token, callback_query: callbackQuery },
+    ...(clientAddress === undefined ? {} : { clientAddress }),
+  });
+}
+
+/** The session token of a sign-in answer. */
+export function sessionTokenOf(response: Response): string {
+  const token = /^Bearer (.+)$/.exec(response.headers.get('Authorization') ?? '')?.[1];
+  if (!token) throw new Error(`No session in an answer of status ${String(response.status)}.`);
+  return token;
+}
