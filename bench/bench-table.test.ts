@@ -259,7 +259,7 @@ describe('benchReport', () => {
         '- HTML ≤ 14.0 KB, no text response uncompressed, no module found late: every page',
         // Wrapped at the terminal's width, the next line indented.
         '- JS ≤ 100.0 KB: AboutUs, AboutYou, ContactInfo, Dashboard, AccountSecurity, AccountDevices,\n  AccountActivity, Requests, RequestCategory, Request, Account, AccountData',
-        '- JS ≤ 75.0 KB: SignIn, SignUp, ForgotPassword, ResetPassword, MfaEnrollment, UnlockUser,\n  ConfirmEmail',
+        '- JS ≤ 75.0 KB: SignIn, CompanySignIn, CompanySignInLink, SignUp, ForgotPassword, ResetPassword,\n  MfaEnrollment, UnlockUser, ConfirmEmail',
         '- all ≤ 100.0 KB: SignIn',
         '- JS ≤ 3.0 KB: Terms, NotFound',
       ].join('\n'),

@@ -38,6 +38,7 @@ describe('planVisits', () => {
       [
         'AccountDataExport',
         'AccountDeleted',
+        'CompanySignInCallback',
         'ContentEditor',
         'ContentEditorApi',
         'CspReports',

@@ -61,6 +61,7 @@ describe('the route table', () => {
   it('marks the routes that answer with a file or a check, not a page, as endpoints', () => {
     const endpoints = pageRoutes.filter((route) => 'endpoint' in route).map(({ name }) => name);
     expect(endpoints).toEqual([
+      'CompanySignInCallback',
       'RequestAttachment',
       'AccountDataExport',
       'Storage',

@@ -33,6 +33,9 @@ export type RouteName =
   | 'AboutYou'
   | 'ContactInfo'
   | 'SignIn'
+  | 'CompanySignIn'
+  | 'CompanySignInCallback'
+  | 'CompanySignInLink'
   | 'SignUp'
   | 'ForgotPassword'
   | 'ResetPassword'
@@ -127,6 +130,16 @@ export const pageRoutes = [
   { name: 'AboutYou', pattern: '/welcome/about-you', guard: 'auth' },
   { name: 'ContactInfo', pattern: '/welcome/contact-info', guard: 'auth' },
   { name: 'SignIn', pattern: '/sign-in', guard: 'guest', firstVisitCopies: true },
+  // Company sign-in (docs/PRODUCT.md §15): on the way to the company's provider, back from it, and
+  // an existing account's password to link it. The browser's own sign-in token is their guard.
+  { name: 'CompanySignIn', pattern: '/sign-in/company', guard: 'public' },
+  {
+    name: 'CompanySignInCallback',
+    pattern: '/sign-in/company/callback',
+    guard: 'public',
+    endpoint: true,
+  },
+  { name: 'CompanySignInLink', pattern: '/sign-in/company/link', guard: 'public' },
   { name: 'SignUp', pattern: '/sign-up{/:companySlug}?', guard: 'public', path: '/sign-up' },
   { name: 'ForgotPassword', pattern: '/forgot-password', guard: 'public', firstVisitCopies: true },
   { name: 'ResetPassword', pattern: '/reset-password/:resetToken', guard: 'public' },

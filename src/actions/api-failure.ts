@@ -12,6 +12,8 @@ const codeByStatus: Readonly<Record<number, ActionErrorCode>> = {
   409: 'CONFLICT',
   413: 'CONTENT_TOO_LARGE',
   422: 'UNPROCESSABLE_CONTENT',
+  // A company's identity provider did not answer the API.
+  424: 'FAILED_DEPENDENCY',
   429: 'TOO_MANY_REQUESTS',
 };
 

@@ -12,31 +12,45 @@ import {
 import { signUp as signUpWithApi } from '../server/api/sign-up';
 import { ApiError } from '../server/api/client';
 import type { Navigation } from '../server/forms/navigation';
-import { takeReturnTo } from '../server/session/return-to';
 import { forgetRememberedDevice, readRememberedDevice } from '../server/session/remembered-device';
-import {
-  clearSession,
-  forgetSignedInCookies,
-  startSession,
-  writeMfaStep,
-  writeMfaToken,
-  type MfaStep,
-} from '../server/session/session';
+import { clearSession, forgetSignedInCookies } from '../server/session/session';
+import { enterSession, enterSessionAndGoOn } from '../server/session/signed-in';
+import { keepCompanySignIn } from '../server/session/company-sign-in';
+import { startCompanySignIn } from '../server/api/company-sign-in';
+import { FieldFailure } from './field-failure';
 import { apiFailure } from './api-failure';
 import { startOnboarding } from '../server/session/onboarding';
 import { emailField, firstNameField, formText, isStorableText, lastNameField } from './fields';
 import { PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from '../../contract/limits.ts';
 
-const signInInput = z.object({
-  email: emailField,
-  password: formText(
-    z
-      .string()
-      .min(1, 'Enter your password')
-      .max(PASSWORD_MAX_LENGTH, `Password must be ${PASSWORD_MAX_LENGTH} characters or fewer`),
-    unsavableCharacterMessage('Password'),
-  ),
-});
+const enterYourPassword = 'Enter your password';
+
+/**
+ * The password may be left out only for an address whose company signs it in, which only the API
+ * knows: a valid address without one is asked about first. An address that is not one cannot be
+ * a company's, so its missing password is said at once, beside the address's own error.
+ */
+const signInInput = z
+  .object({
+    email: z.unknown(),
+    password: formText(
+      z
+        .string()
+        .max(PASSWORD_MAX_LENGTH, `Password must be ${PASSWORD_MAX_LENGTH} characters or fewer`),
+      unsavableCharacterMessage('Password'),
+    ),
+  })
+  .superRefine(({ email, password }, context) => {
+    const address = emailField.safeParse(email);
+    if (address.success) return;
+    for (const issue of address.error.issues) {
+      context.addIssue({ code: 'custom', path: ['email'], message: issue.message });
+    }
+    if (password === '') {
+      context.addIssue({ code: 'custom', path: ['password'], message: enterYourPassword });
+    }
+  })
+  .transform(({ email, password }) => ({ email: emailField.parse(email), password }));
 
 /**
  * Sign-in: store the token and its expiry, then the MFA step the answer asks for. A required
@@ -47,34 +61,27 @@ const signInInput = z.object({
 export const signIn = defineAction({
   accept: 'form',
   input: signInInput,
-  handler: async (credentials, context): Promise<Navigation> => {
+  handler: async ({ email, password }, context): Promise<Navigation> => {
     const api = await context.locals.api();
     let answer;
     try {
-      answer = await signInToApi(api, credentials, readRememberedDevice(context.cookies));
+      // An address whose company signs it in goes there, and its password goes nowhere.
+      const company = await startCompanySignIn(api, { email });
+      if (company) {
+        keepCompanySignIn(context.cookies, company.token, company.expiresAt);
+        return { redirectTo: paths.companySignIn };
+      }
+      if (password === '') throw new FieldFailure('password', enterYourPassword);
+      answer = await signInToApi(api, { email, password }, readRememberedDevice(context.cookies));
     } catch (error) {
+      if (error instanceof FieldFailure) throw error;
       if (error instanceof ApiError && error.isUnauthorized) clearSession(context);
       throw apiFailure(error, signInFallbackMessage);
     }
     if (answer.deviceRemembered === false) forgetRememberedDevice(context.cookies);
-    if (enterSession(context, answer)) return { redirectTo: paths.mfaEnrollment };
-    return { redirectTo: takeReturnTo(context.cookies) ?? paths.dashboard };
+    return { redirectTo: enterSessionAndGoOn(context, answer) };
   },
 });
-
-/** Starts the session sign-in answered with; returns the MFA step it asks for, if any. */
-function enterSession(context: ActionAPIContext, answer: SignedIn): MfaStep | undefined {
-  startSession(context, answer);
-  // A remembered device took the MFA step with the password: the session is past it already.
-  if (answer.mfaToken) writeMfaToken(context, answer.mfaToken, answer.expiresAt);
-  const step: MfaStep | undefined = answer.mfaRequired
-    ? 'verification-required'
-    : answer.mfaRequiresVerification
-      ? 'enrollment-available'
-      : undefined;
-  writeMfaStep(context.cookies, step, answer.expiresAt);
-  return step;
-}
 
 const signUpInput = z.object({
   name: firstNameField,

@@ -1,6 +1,7 @@
 import { deleteAccount } from './account-data';
 import { confirmApp, removeApp, renewRecoveryCodes, setUpApp } from './authenticator-app';
 import { signIn, signOut, signUp } from './auth';
+import { link as linkCompanySignIn, start as startCompanySignIn } from './company-sign-in';
 import { endOtherSessions, endSession, forgetDevice } from './devices';
 import { changeEmail, confirmEmail, resendConfirmation } from './email';
 import { enroll, requestCode, skip, verifyRecoveryCode, verify } from './mfa';
@@ -54,6 +55,8 @@ export const server = {
     confirmEmail,
     passkeyOptions: signInOptions,
     signInWithPasskey,
+    startCompanySignIn,
+    linkCompanySignIn,
   },
   mfa: {
     enroll,

@@ -4,6 +4,8 @@ import { type SecurityEventKind } from '../../contract/security-event-kinds.ts';
 /** Words of docs/PRODUCT.md §8 and of the product's own notices, shared by actions and islands. */
 export const signInFallbackMessage = 'Unable to sign in at this time. Please try again later.';
 export const signedOutMessage = 'You have been signed out.';
+export const companySignInFallbackMessage =
+  'Unable to sign in with your company at this time. Please try again later.';
 export const passwordResetFallbackMessage =
   'Unable to reset password at this time. Please try again later.';
 export const resetLinkSentMessage =
@@ -169,6 +171,9 @@ const sentenceOfEachKind = {
   session_ended: 'A device was signed out',
   other_sessions_ended: 'All other devices were signed out',
   signed_out: 'Signed out',
+  company_sign_in: 'Signed in with your company’s account',
+  company_sign_in_linked: 'Account connected to your company’s sign-in',
+  all_sessions_ended: 'Signed out on every device by an administrator',
 } satisfies Record<SecurityEventKind, string>;
 // Looked up by the API's string, which may name a kind this portal does not know yet.
 export const securityEventSentences: Readonly<Record<string, string>> = sentenceOfEachKind;

@@ -15,7 +15,13 @@ import {
 import { newPerson } from './support/accounts';
 import { anonymousVisitor, type HttpVisitor } from './support/http-visitor';
 import { member } from './support/journeys';
+import {
+  companyDomains,
+  startPortalWithCompanySignIn,
+  type PortalWithCompanySignIn,
+} from './support/company-sign-in';
 import { startPortalServer, type PortalServer } from './support/portal-server';
+import { signInAtOidcProvider } from '../support/identity-provider-visitor';
 
 /**
  * Cross-site request forgery against every action of the backend-for-frontend
@@ -29,11 +35,14 @@ import { startPortalServer, type PortalServer } from './support/portal-server';
 // per address is for the journeys), and the tests here run one after another on it.
 test.describe.configure({ mode: 'default' });
 let portal: PortalServer;
+/** The portal of the test under way, when its companies sign their people in. */
+let withCompanySignIn: PortalWithCompanySignIn | undefined;
 test.beforeAll(async () => {
   portal = await startPortalServer({ env: { OUTBOX_VIEWER: 'true' } });
 });
 test.afterAll(async () => {
   await portal.stop();
+  await withCompanySignIn?.stop();
 });
 
 /** Who the victim of one action is, signed in where the action needs it. */
@@ -716,6 +725,63 @@ const actions: Record<string, ActionUnderAttack> = {
       };
     },
   },
+  // Login CSRF through a company's sign-in: the victim's browser sent to the attacker's choice.
+  'auth.startCompanySignIn': {
+    victim: 'visitor',
+    prepare: ({ victim }) => ({
+      page: '/sign-up/acme',
+      fields: { company_slug: 'acme' },
+      written: async () =>
+        (await (await victim.send('/sign-in/company')).text()).includes('Continue to'),
+    }),
+  },
+  // The victim came back from the provider to link an existing account with its password.
+  'auth.linkCompanySignIn': {
+    victim: 'visitor',
+    prepare: async ({ victim }) => {
+      if (!withCompanySignIn) throw new Error('The portal has no company sign-in');
+      const person = {
+        ...newPerson('Linked'),
+        email: `linked-${randomUUID().slice(0, 8)}@${companyDomains.acme}`,
+      };
+      const signedUp = await (
+        await anonymousVisitor(victim.origin)
+      ).postForm('/sign-up?_action=auth.signUp', {
+        name: person.firstName,
+        last_name: person.lastName,
+        email: person.email,
+        password: person.password,
+        terms_of_service: 'accepted',
+      });
+      expect(signedUp.status, 'sign-up').toBe(303);
+      const atProvider = { email: person.email, password: `provider-${randomUUID()}` };
+      withCompanySignIn.provider.addAccount({
+        ...atProvider,
+        subject: randomUUID(),
+        givenName: person.firstName,
+        familyName: person.lastName,
+      });
+      const started = await victim.postForm('/sign-in?_action=auth.signIn', {
+        email: person.email,
+        password: '',
+      });
+      expect(started.headers.get('location'), 'company sign-in started').toBe('/sign-in/company');
+      const onTheWay = await (await victim.send('/sign-in/company')).text();
+      const providerLink = /<a class="[^"]*" href="(http[^"]+)"/.exec(onTheWay)?.[1] ?? '';
+      const callback = await signInAtOidcProvider(
+        providerLink.replaceAll('&amp;', '&'),
+        `${victim.origin}/sign-in/company/callback`,
+        atProvider,
+      );
+      const back = await victim.send(`${callback.pathname}${callback.search}`);
+      expect(back.headers.get('location'), 'the password is asked').toBe('/sign-in/company/link');
+      return {
+        page: '/sign-in/company/link',
+        fields: { current_password: person.password },
+        written: async () => (await landing(victim, '/dashboard')).status,
+      };
+    },
+  },
   // A visitor signs in with the passkey alone (login CSRF with someone's passkey answer).
   'auth.passkeyOptions': {
     victim: 'visitor',
@@ -1009,7 +1075,9 @@ for (const transport of ['form', 'island'] as const) {
     // A portal of each transport's own: the actions sign in and sign up more than the API allows
     // one address in 10 minutes, twice over.
     await portal.stop();
-    portal = await startPortalServer({ env: { OUTBOX_VIEWER: 'true' } });
+    await withCompanySignIn?.stop();
+    withCompanySignIn = await startPortalWithCompanySignIn({ OUTBOX_VIEWER: 'true' });
+    portal = withCompanySignIn.server;
     const origin = portal.baseURL;
     // Seeded accounts: sign-ups per address are limited, and the actions below make some.
     const members = {

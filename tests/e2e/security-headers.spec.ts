@@ -349,6 +349,9 @@ test.describe('CSP violations in the browser', () => {
   const visits: Partial<Record<RouteName | 'NotFound', PageVisit>> = {
     Root: { visitor: 'signed out', path: '/' },
     SignIn: { visitor: 'signed out', path: '/sign-in' },
+    // Without a company sign-in under way; tests/e2e/company-sign-in.spec.ts visits them with one.
+    CompanySignIn: { visitor: 'signed out', path: '/sign-in/company' },
+    CompanySignInLink: { visitor: 'signed out', path: '/sign-in/company/link' },
     SignUp: { visitor: 'signed out', path: '/sign-up/acme' },
     ForgotPassword: { visitor: 'signed out', path: '/forgot-password' },
     ResetPassword: { visitor: 'signed out', path: `/reset-password/${'r'.repeat(43)}` },

@@ -20,6 +20,8 @@ export const currentUserSchema = z.object({
   /** Whether a phone gets the sign-in codes, and the last digits of that phone. */
   mfa_enrolled: z.boolean().optional().default(false),
   phone_last_digits: z.string().nullable().optional().default(null),
+  /** The member's company signs them in with its own provider (docs/PRODUCT.md §15). */
+  company_sign_in: z.boolean().optional().default(false),
 });
 
 export type CurrentUser = z.infer<typeof currentUserSchema>;

@@ -2,7 +2,7 @@ import { MFA_TOKEN_HEADER } from '../../../contract/headers.ts';
 import { z } from 'zod';
 import { ApiError, type ApiClient } from './client';
 
-const signInAnswerSchema = z.object({
+export const signInAnswerSchema = z.object({
   expires_at: z.iso.datetime({ offset: true }),
   mfa_requires_verification: z.boolean().optional().default(false),
   mfa_required: z.boolean().optional().default(false),
@@ -53,7 +53,8 @@ export async function signInWithPasskey(
   return signedIn(data, headers);
 }
 
-function signedIn(data: z.infer<typeof signInAnswerSchema>, headers: Headers): SignedIn {
+/** The session a sign-in answer carries: its token in `Authorization`, perhaps an mfa token. */
+export function signedIn(data: z.infer<typeof signInAnswerSchema>, headers: Headers): SignedIn {
   const token = /^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')?.[1];
   if (!token) throw new ApiError(502, undefined);
   return {

@@ -3,10 +3,17 @@ import { ApiError, type ApiClient } from './client';
 
 const joinableCompanySchema = z.object({
   company: z.object({ slug: z.string(), name: z.string().min(1).max(200) }),
+  /** Its own sign-in, when it has one; `required` when it refuses passwords. */
+  company_sign_in: z.object({ required: z.boolean() }).nullish(),
 });
 
 /** A company members may join by the sign-up link with its slug. */
-export type JoinableCompany = z.infer<typeof joinableCompanySchema>['company'];
+export interface JoinableCompany {
+  readonly slug: string;
+  readonly name: string;
+  /** How its own sign-in stands: none, offered beside a password, or the only way in. */
+  readonly companySignIn: 'none' | 'offered' | 'required';
+}
 
 /**
  * What the API says of a sign-up link: its company, that it knows no such link, or nothing yet
@@ -24,7 +31,14 @@ export async function fetchCompanyLink(api: ApiClient, slug: string): Promise<Co
     const { data } = await api.request('GET', `/api/v1/companies/${encodeURIComponent(slug)}`, {
       schema: joinableCompanySchema,
     });
-    return { status: 'known', company: data.company };
+    const signIn = data.company_sign_in;
+    return {
+      status: 'known',
+      company: {
+        ...data.company,
+        companySignIn: signIn ? (signIn.required ? 'required' : 'offered') : 'none',
+      },
+    };
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return { status: 'unknown' };
     if (error instanceof ApiError && error.status === 429) return { status: 'unchecked' };

@@ -15,6 +15,7 @@ const baseNames = {
   onboarding: 'onboarding',
   rememberedDevice: 'remembered_device',
   passkeyChallenge: 'passkey_challenge',
+  companySignIn: 'company_sign_in',
 } as const;
 
 type CookieKey = keyof typeof baseNames;

@@ -1,0 +1,179 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { OidcAccount } from '../../scripts/identity-providers/oidc-identity-provider';
+import { newPerson, signUp } from './support/accounts';
+import {
+  companyDomains,
+  startPortalWithCompanySignIn,
+  type PortalWithCompanySignIn,
+} from './support/company-sign-in';
+import { recordCspViolations } from './support/csp-violations';
+import { expectNoAxeViolations, openMemberMenu, signOut } from './support/journeys';
+import type { PortalServer } from './support/portal-server';
+
+/**
+ * Company sign-in (docs/PRODUCT.md §15) as a company's people meet it: their address on SignIn
+ * sends them to their company's provider (a real OpenID Connect provider on loopback, set up with
+ * the operator's command), whose own page they sign in on, and back. Acme Health lets its people
+ * keep passwords; Northwind Secure requires its own sign-in.
+ */
+
+let portal: PortalWithCompanySignIn;
+let server: PortalServer;
+
+test.describe.configure({ mode: 'default' });
+
+test.beforeAll(async () => {
+  portal = await startPortalWithCompanySignIn();
+  server = portal.server;
+});
+
+test.afterAll(async () => {
+  await portal.stop();
+});
+
+const employee = (company: keyof typeof companyDomains, givenName?: string) =>
+  portal.employee(company, givenName);
+const acmeDomain = companyDomains.acme;
+
+/** On SignIn: the address alone, on to the company's provider. */
+async function continueWithAddress(page: Page, email: string): Promise<void> {
+  await page.goto(`${server.baseURL}/sign-in`);
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** On SignIn with the address, then on the provider's own page, which asks who they are. */
+async function continueToProvider(page: Page, email: string): Promise<void> {
+  await continueWithAddress(page, email);
+  await expect(page.getByRole('heading', { level: 1, name: 'Acme Health sign-in' })).toBeVisible();
+}
+
+/** On the provider's page, as the employee. */
+async function signInAtProvider(page: Page, account: OidcAccount): Promise<void> {
+  await expect(page.getByLabel('Email address')).toHaveValue(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test.use({ javaScriptEnabled });
+
+    test('a first sign-in creates the member, the second signs them in', async ({ page }) => {
+      const violations = await recordCspViolations(page);
+      const account = employee('acme');
+      await continueToProvider(page, account.email);
+      await signInAtProvider(page, account);
+      await expect(page).toHaveURL(/\/mfa-enrollment$/);
+      await page.getByRole('button', { name: 'Skip for now' }).click();
+      await expect(page).toHaveURL(/\/welcome\/about-us$/);
+      await page.goto(`${server.baseURL}/account/security`);
+      await expect(page.getByRole('heading', { name: 'Your company signs you in' })).toBeVisible();
+      await expect(page.getByText('Acme Health signs you in to Member Concierge')).toBeVisible();
+      await signOut(page);
+
+      // Signed out here, still signed in at the provider: it answers without asking again.
+      await continueWithAddress(page, account.email);
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back, Jordan');
+      expect(violations).toEqual([]);
+    });
+
+    test('an existing member links their account with its password', async ({ page }) => {
+      const person = {
+        ...newPerson('Casey'),
+        email: `casey-${crypto.randomUUID().slice(0, 8)}@${acmeDomain}`,
+      };
+      await page.goto(`${server.baseURL}/sign-up`);
+      await signUp(page, person);
+      await expect(page).toHaveURL(/\/mfa-enrollment$/);
+      await page.getByRole('button', { name: 'Skip for now' }).click();
+      await expect(page).toHaveURL(/\/welcome\/about-us$/);
+      await openMemberMenu(page);
+      await signOut(page);
+      const account: OidcAccount = {
+        email: person.email,
+        password: 'the-provider-password',
+        subject: `casey-${crypto.randomUUID().slice(0, 8)}`,
+        givenName: 'Casey',
+        familyName: 'Quinn',
+      };
+      portal.provider.addAccount(account);
+
+      await continueToProvider(page, person.email);
+      await signInAtProvider(page, account);
+      await expect(page).toHaveURL(/\/sign-in\/company\/link$/);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect your account');
+      await expect(
+        page.getByText(`You already have an account with ${person.email}`),
+      ).toBeVisible();
+      await page.getByLabel('Current password').fill('not the password');
+      await page.getByRole('button', { name: 'Connect and sign in' }).click();
+      await expect(page.getByRole('alert')).toContainText('Your current password is not right.');
+      await page.getByLabel('Current password').fill(person.password);
+      await page.getByRole('button', { name: 'Connect and sign in' }).click();
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await signOut(page);
+
+      await continueWithAddress(page, person.email);
+      await expect(page).toHaveURL(/\/dashboard$/);
+    });
+
+    test('a company that requires its sign-in refuses the password, and offers only its sign-in', async ({
+      page,
+    }) => {
+      const email = `staff-${crypto.randomUUID().slice(0, 8)}@${companyDomains.northwind}`;
+      await page.goto(`${server.baseURL}/forgot-password`);
+      await page.getByLabel('Email address').fill(email);
+      await page.getByRole('button', { name: 'Send reset link' }).click();
+      await expect(page.getByRole('alert')).toContainText(
+        'Your company signs you in with your work account, not a password here.',
+      );
+
+      await page.goto(`${server.baseURL}/sign-up/northwind`);
+      await expect(
+        page.getByRole('button', { name: 'Continue with Northwind Secure' }),
+      ).toBeVisible();
+      await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
+      const newcomer = employee('northwind', 'Morgan');
+      await page.getByRole('button', { name: 'Continue with Northwind Secure' }).click();
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Acme Health sign-in' }),
+      ).toBeVisible();
+      await page.getByLabel('Email address').fill(newcomer.email);
+      await signInAtProvider(page, newcomer);
+      // Northwind requires a second step: the offer cannot be skipped.
+      await expect(page).toHaveURL(/\/mfa-enrollment$/);
+      await expect(page.getByRole('button', { name: 'Skip for now' })).toHaveCount(0);
+      await page.context().clearCookies();
+
+      // A password typed on SignIn goes nowhere: the address leads to the company's sign-in.
+      await page.goto(`${server.baseURL}/sign-in`);
+      await page.getByLabel('Email address').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill('a password of my own');
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Acme Health sign-in' }),
+      ).toBeVisible();
+    });
+  });
+}
+
+test('the pages on the way have no accessibility violations', async ({ page }) => {
+  await page.goto(`${server.baseURL}/sign-in/company`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in again');
+  await expectNoAxeViolations(page);
+  await page.goto(`${server.baseURL}/sign-in/company/link`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect your account');
+  await expectNoAxeViolations(page);
+});
+
+test('an answer from the provider without this browser’s sign-in is refused on SignIn', async ({
+  page,
+}) => {
+  await page.goto(`${server.baseURL}/sign-in/company/callback?code=stolen&state=stolen`);
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page.getByRole('region', { name: 'Notifications' })).toContainText(
+    'This sign-in with your company has expired or was already used.',
+  );
+});
