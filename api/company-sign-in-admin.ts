@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
@@ -5,7 +6,10 @@ import { z } from 'zod';
 import { openDatabase } from './db/client.ts';
 import { isDataFolderInUse } from './db/data-folder-lock.ts';
 import { DEFAULT_PUBLIC_ORIGIN } from './index.ts';
-import { oidcRedirectUri } from './services/company-sign-in/company-sign-in.ts';
+import {
+  oidcRedirectUri,
+  samlServiceProvider,
+} from './services/company-sign-in/connection-settings.ts';
 import {
   addDomains,
   checkedIssuer,
@@ -15,6 +19,7 @@ import {
   removeDomains,
   setOidcConnection,
   setPolicy,
+  setSamlConnection,
 } from './services/company-sign-in/connection-admin.ts';
 import { createConnectionSecrets } from './services/company-sign-in/connections.ts';
 import { createOidcProviders } from './services/company-sign-in/oidc.ts';
@@ -32,6 +37,8 @@ const usage = `Usage: npm run company-sign-in -- <command> [options]
 
   add-oidc      --company <handle> --issuer <https address> --client-id <id> --domain <domain>...
                 The client secret is read from standard input, never from the command line.
+  add-saml      --company <handle> --entity-id <provider's entity id> --sso-url <https address>
+                --cert-file <PEM file>... [--assertion-only-signing] --domain <domain>...
   add-domain    --company <handle> --domain <domain>...
   remove-domain --company <handle> --domain <domain>...
   policy        --company <handle> [--require | --allow-passwords]
@@ -55,6 +62,10 @@ const { positionals, values } = parseArgs({
     issuer: { type: 'string' },
     'client-id': { type: 'string' },
     domain: { type: 'string', multiple: true },
+    'entity-id': { type: 'string' },
+    'sso-url': { type: 'string' },
+    'cert-file': { type: 'string', multiple: true },
+    'assertion-only-signing': { type: 'boolean' },
     email: { type: 'string' },
     require: { type: 'boolean' },
     'allow-passwords': { type: 'boolean' },
@@ -77,6 +88,14 @@ function required(name: keyof typeof values): string {
 function domains(): string[] {
   if (!values.domain?.length) throw new ConnectionAdminError('Give at least one --domain.');
   return values.domain;
+}
+
+function readCertificate(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    throw new ConnectionAdminError(`Cannot read the certificate file ${file}.`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -120,6 +139,23 @@ async function main(): Promise<void> {
         await setOidcConnection(db, systemClock, secrets, input);
         console.log(
           `${input.companySlug} signs in with ${input.issuer}. Register this redirect address with the provider: ${oidcRedirectUri(settings.PUBLIC_ORIGIN)}`,
+        );
+        return;
+      }
+      case 'add-saml': {
+        const companySlug = required('company');
+        const certificates = (values['cert-file'] ?? []).map(readCertificate);
+        await setSamlConnection(db, systemClock, {
+          companySlug,
+          idpEntityId: required('entity-id'),
+          ssoUrl: required('sso-url'),
+          certificates,
+          assertionOnlySigning: values['assertion-only-signing'],
+          domains: domains(),
+        });
+        const sp = samlServiceProvider(settings.PUBLIC_ORIGIN, companySlug);
+        console.log(
+          `${companySlug} signs in with ${required('entity-id')}. Give its administrator the portal's metadata, ${sp.entityId} (entity id ${sp.entityId}, assertion consumer ${sp.acsUrl}, HTTP-POST).`,
         );
         return;
       }

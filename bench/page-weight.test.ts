@@ -39,6 +39,8 @@ describe('planVisits', () => {
         'AccountDataExport',
         'AccountDeleted',
         'CompanySignInCallback',
+        'CompanySignInSamlAcs',
+        'CompanySignInSamlMetadata',
         'ContentEditor',
         'ContentEditorApi',
         'CspReports',

@@ -2,6 +2,7 @@ import { sequence } from 'astro:middleware';
 import { bodyLimit } from './server/middleware/body-limit';
 import { contentEditorHost } from './server/middleware/content-editor-host';
 import { contentEditorSignIn } from './server/middleware/content-editor-sign-in';
+import { crossSitePosts } from './server/middleware/cross-site-posts';
 import { currentUser } from './server/middleware/current-user';
 import { errorLogging } from './server/middleware/error-logging';
 import { memberOnlyPosts } from './server/middleware/member-only-posts';
@@ -19,6 +20,7 @@ export const onRequest = sequence(
   requestContext,
   errorLogging,
   resolveRoute,
+  crossSitePosts,
   securityHeaders,
   contentEditorHost,
   session,

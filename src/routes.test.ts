@@ -62,6 +62,8 @@ describe('the route table', () => {
     const endpoints = pageRoutes.filter((route) => 'endpoint' in route).map(({ name }) => name);
     expect(endpoints).toEqual([
       'CompanySignInCallback',
+      'CompanySignInSamlAcs',
+      'CompanySignInSamlMetadata',
       'RequestAttachment',
       'AccountDataExport',
       'Storage',

@@ -36,6 +36,8 @@ export type RouteName =
   | 'CompanySignIn'
   | 'CompanySignInCallback'
   | 'CompanySignInLink'
+  | 'CompanySignInSamlAcs'
+  | 'CompanySignInSamlMetadata'
   | 'SignUp'
   | 'ForgotPassword'
   | 'ResetPassword'
@@ -82,6 +84,11 @@ export interface PageRoute {
    * its own (a signed address) stands in for one, or it is never served in production.
    */
   readonly fullBodyLimitWithoutSession?: true;
+  /**
+   * Takes posts from other sites: every other route refuses a post whose `Origin` is not the
+   * site's own (src/server/middleware/cross-site-posts.ts), before anything reads it.
+   */
+  readonly crossSitePosts?: true;
   /**
    * Answers with something other than a page people read (a file, a redirect to one, a health
    * check): a visit there leaves the toasts waiting for the next page.
@@ -140,6 +147,23 @@ export const pageRoutes = [
     endpoint: true,
   },
   { name: 'CompanySignInLink', pattern: '/sign-in/company/link', guard: 'public' },
+  /**
+   * A SAML provider's answer, posted by the browser from the provider's page: the one route that
+   * takes a post from another site (its signed response is its credential).
+   */
+  {
+    name: 'CompanySignInSamlAcs',
+    pattern: '/sign-in/company/saml/:companySlug/acs',
+    guard: 'public',
+    endpoint: true,
+    crossSitePosts: true,
+  },
+  {
+    name: 'CompanySignInSamlMetadata',
+    pattern: '/sign-in/company/saml/:companySlug/metadata',
+    guard: 'public',
+    endpoint: true,
+  },
   { name: 'SignUp', pattern: '/sign-up{/:companySlug}?', guard: 'public', path: '/sign-up' },
   { name: 'ForgotPassword', pattern: '/forgot-password', guard: 'public', firstVisitCopies: true },
   { name: 'ResetPassword', pattern: '/reset-password/:resetToken', guard: 'public' },

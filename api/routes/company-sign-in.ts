@@ -7,13 +7,17 @@ import { errorResponse, wrongCurrentPasswordResponse } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { jsonBody, passwordInput } from '../http/validation.ts';
 import {
-  finishOidcSignIn,
+  finishCompanySignIn,
   linkWithPassword,
   startCompanySignIn,
   currentCompanySignIn,
   type CompanySignInServices,
 } from '../services/company-sign-in/company-sign-in.ts';
 import type { CompanySession } from '../services/company-sign-in/identities.ts';
+import { samlSettings } from '../services/company-sign-in/connection-settings.ts';
+import { connectionForCompanySlug } from '../services/company-sign-in/connections.ts';
+import { answerSamlSignIn } from '../services/company-sign-in/saml-answers.ts';
+import { serviceProviderMetadata } from '../services/company-sign-in/saml-protocol.ts';
 import { CompanySignInRefusal } from '../services/company-sign-in/refusal.ts';
 import { companyRequiresMfa } from '../services/factors/two-step-verification.ts';
 import { signInMfaFlags } from '../services/factors/offer.ts';
@@ -31,8 +35,16 @@ const startBody = z.union([
 
 const callbackBody = z.object({
   token,
-  /** The query string the provider sent the browser back with, without its `?`. */
-  callback_query: z.string().max(8192),
+  /** The query string the provider sent the browser back with, without its `?` (OIDC). */
+  callback_query: z.string().max(8192).default(''),
+});
+
+const companySlug = z.string().trim().toLowerCase().min(1).max(100);
+
+const samlAnswerBody = z.object({
+  company_slug: companySlug,
+  /** The base64 SAMLResponse of the HTTP-POST binding, as the browser posted it. */
+  saml_response: z.string().min(1).max(60_000),
 });
 
 const linkBody = z.object({ token, user: z.object({ current_password: passwordInput }) });
@@ -105,9 +117,9 @@ export function createCompanySignInRoutes(dependencies: ApiDependencies) {
           : { state: current.state, email: current.email, company: { name: current.companyName } },
       );
     })
-    .post('/oidc/callback', jsonBody(callbackBody), perAddress, async (c) => {
+    .post('/callback', jsonBody(callbackBody), perAddress, async (c) => {
       const body = c.req.valid('json');
-      const outcome = await finishOidcSignIn(services, {
+      const outcome = await finishCompanySignIn(services, {
         token: body.token,
         callbackQuery: body.callback_query,
         origin: requestOrigin(c, trustedProxies),
@@ -118,6 +130,26 @@ export function createCompanySignInRoutes(dependencies: ApiDependencies) {
         });
       }
       return signedIn(c, outcome);
+    })
+    .post('/saml/acs', jsonBody(samlAnswerBody), perAddress, async (c) => {
+      const body = c.req.valid('json');
+      await answerSamlSignIn(services, {
+        companySlug: body.company_slug,
+        samlResponse: body.saml_response,
+      });
+      return c.body(null, 204);
+    })
+    .get('/saml/:companySlug/metadata', perAddress, async (c) => {
+      const slug = companySlug.safeParse(c.req.param('companySlug'));
+      const found = slug.success ? await connectionForCompanySlug(db, slug.data) : undefined;
+      if (found?.connection.protocol !== 'saml') {
+        return errorResponse(c, 404, ErrorMessage.notFound);
+      }
+      const metadata = serviceProviderMetadata(
+        samlSettings(found.connection, publicOrigin, found.companySlug),
+      );
+      // JSON as every answer of the API; the portal serves the XML itself.
+      return c.json({ metadata });
     })
     .post('/link', jsonBody(linkBody), perAddress, async (c) => {
       const body = c.req.valid('json');

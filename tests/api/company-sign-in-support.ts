@@ -88,14 +88,14 @@ export async function callbackQueryAfterSignIn(
   return callback.search.slice(1);
 }
 
-/** POST /company_sign_in/oidc/callback, as the portal's callback page hands the answer on. */
+/** POST /company_sign_in/callback, as the portal's callback page hands the answer on. */
 export function finishOidc(
   api: TestApi,
   token: string,
   callbackQuery: string,
   clientAddress?: string,
 ): Promise<Response> {
-  return api.call('POST', '/api/v1/company_sign_in/oidc/callback', {
+  return api.call('POST', '/api/v1/company_sign_in/callback', {
     body: { token, callback_query: callbackQuery },
     ...(clientAddress === undefined ? {} : { clientAddress }),
   });

@@ -12,9 +12,9 @@ import type { PortalServer } from './support/portal-server';
 
 /**
  * Company sign-in (docs/PRODUCT.md §15) as a company's people meet it: their address on SignIn
- * sends them to their company's provider (a real OpenID Connect provider on loopback, set up with
- * the operator's command), whose own page they sign in on, and back. Acme Health lets its people
- * keep passwords; Northwind Secure requires its own sign-in.
+ * sends them to their company's provider (real providers on loopback, set up with the operator's
+ * command), whose own page they sign in on, and back. Acme Health signs in with OpenID Connect and
+ * lets its people keep passwords; Northwind Secure signs in with SAML and requires it.
  */
 
 let portal: PortalWithCompanySignIn;
@@ -137,11 +137,14 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
       const newcomer = employee('northwind', 'Morgan');
       await page.getByRole('button', { name: 'Continue with Northwind Secure' }).click();
+      // Northwind's provider speaks SAML: its page posts the answer back to the portal.
       await expect(
-        page.getByRole('heading', { level: 1, name: 'Acme Health sign-in' }),
+        page.getByRole('heading', { level: 1, name: 'Northwind sign-in' }),
       ).toBeVisible();
       await page.getByLabel('Email address').fill(newcomer.email);
-      await signInAtProvider(page, newcomer);
+      await page.getByLabel('Password').fill(newcomer.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      if (!javaScriptEnabled) await page.getByRole('button', { name: 'Continue' }).click();
       // Northwind requires a second step: the offer cannot be skipped.
       await expect(page).toHaveURL(/\/mfa-enrollment$/);
       await expect(page.getByRole('button', { name: 'Skip for now' })).toHaveCount(0);
@@ -153,7 +156,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel('Password', { exact: true }).fill('a password of my own');
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expect(
-        page.getByRole('heading', { level: 1, name: 'Acme Health sign-in' }),
+        page.getByRole('heading', { level: 1, name: 'Northwind sign-in' }),
       ).toBeVisible();
     });
   });
@@ -176,4 +179,28 @@ test('an answer from the provider without this browser’s sign-in is refused on
   await expect(page.getByRole('region', { name: 'Notifications' })).toContainText(
     'This sign-in with your company has expired or was already used.',
   );
+});
+
+test('only the SAML assertion consumer takes a form posted from another site', async () => {
+  const fromElsewhere = (path: string) =>
+    fetch(`${server.baseURL}${path}`, {
+      method: 'POST',
+      headers: {
+        origin: 'https://provider.example',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ SAMLResponse: Buffer.from('<nothing/>').toString('base64') }),
+      redirect: 'manual',
+    });
+  // Taken, then refused by the API as no answer to any sign-in: back to SignIn.
+  const consumer = await fromElsewhere('/sign-in/company/saml/northwind/acs');
+  expect(consumer.status).toBe(303);
+  expect(consumer.headers.get('location')).toBe('/sign-in');
+  for (const path of [
+    '/sign-in/company/callback',
+    '/csp-reports',
+    '/sign-in?_action=auth.signIn',
+  ]) {
+    expect((await fromElsewhere(path)).status, path).toBe(403);
+  }
 });

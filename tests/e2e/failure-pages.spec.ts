@@ -150,6 +150,11 @@ test.describe('with an API that is slow or breaks off its answer', () => {
         return;
       }
       const token = /^Bearer (\w+?)t*$/.exec(request.headers.authorization ?? '')?.[1];
+      if (request.url === '/api/v1/company_sign_in/start') {
+        // No company signs the address in: on to the password (docs/PRODUCT.md §15).
+        json(response, 200, { company_sign_in: null });
+        return;
+      }
       if (request.url === '/api/v1/users/sign_in') {
         // Signing in: the answer comes, but only long after the limit.
         setTimeout(() => {

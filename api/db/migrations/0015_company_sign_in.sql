@@ -52,7 +52,10 @@ CREATE TABLE "company_sign_ins" (
 	"answered_at" timestamp with time zone,
 	"asserted_subject" text,
 	"asserted_email" text,
+	"asserted_given_name" text,
+	"asserted_family_name" text,
 	"asserted_two_step" boolean,
+	"link_required" boolean DEFAULT false NOT NULL,
 	"finished_at" timestamp with time zone,
 	CONSTRAINT "company_sign_ins_token_hash_unique" UNIQUE("token_hash"),
 	CONSTRAINT "company_sign_ins_saml_request_id_unique" UNIQUE("saml_request_id")

@@ -106,10 +106,18 @@ export const companySignIns = pgTable(
     expiresAt: timestampWithZone('expires_at').notNull(),
     /** Set once, when the provider's answer arrives: a second answer is refused. */
     answeredAt: timestampWithZone('answered_at'),
-    /** What the provider asserted, kept while the member proves their password to link. */
+    /**
+     * What the provider asserted, kept for the browser's next step: a SAML answer comes to the
+     * assertion consumer without the browser's cookie, which the completion then brings; and an
+     * existing member proves their password before the link is made.
+     */
     assertedSubject: text('asserted_subject'),
     assertedEmail: text('asserted_email'),
+    assertedGivenName: text('asserted_given_name'),
+    assertedFamilyName: text('asserted_family_name'),
     assertedTwoStep: boolean('asserted_two_step'),
+    /** The asserted address has an account: its password links it. */
+    linkRequired: boolean('link_required').notNull().default(false),
     /** Set when the sign-in started a session: nothing more can be done with it. */
     finishedAt: timestampWithZone('finished_at'),
   },

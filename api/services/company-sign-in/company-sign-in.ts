@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.ts';
-import type { CompanyConnection, CompanySignIn, User } from '../../db/schema/index.ts';
+import type { CompanySignIn, User } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { recordSecurityEvent } from '../audit/security-events.ts';
@@ -24,7 +24,9 @@ import {
   vouchedEmail,
   type CompanySession,
 } from './identities.ts';
-import type { OidcConnectionSettings, OidcProviders } from './oidc.ts';
+import type { OidcProviders } from './oidc.ts';
+import { oidcRedirectUri, oidcSettings, samlSettings } from './connection-settings.ts';
+import { samlSignInRequest } from './saml-protocol.ts';
 import { CompanySignInRefusal } from './refusal.ts';
 import {
   finishSignIn,
@@ -32,6 +34,7 @@ import {
   recordSignIn,
   signInAwaitingLink,
   takeForAnswer,
+  unfinishedSignIn,
   waitingSignIn,
 } from './sign-ins.ts';
 
@@ -42,11 +45,6 @@ export interface CompanySignInServices {
   readonly publicOrigin: string;
   readonly oidc: OidcProviders;
   readonly connectionSecrets: ConnectionSecrets;
-}
-
-/** Where a company's OpenID Connect provider sends the browser back: a page of the portal. */
-export function oidcRedirectUri(publicOrigin: string): string {
-  return `${publicOrigin}/sign-in/company/callback`;
 }
 
 /** A company sign-in that went out to the provider. */
@@ -81,27 +79,40 @@ export async function startCompanySignIn(
       : await connectionForCompanySlug(services.db, by.companySlug);
   if (!found) return undefined;
   const { connection, companyName } = found;
-  const loginHint = 'email' in by ? by.email : undefined;
-  if (connection.protocol !== 'oidc') throw new CompanySignInRefusal('protocol_not_supported');
+  const now = services.clock.now();
+  if (connection.protocol === 'saml') {
+    const { redirectUrl, requestId } = await samlSignInRequest(
+      samlSettings(connection, services.publicOrigin, found.companySlug),
+      '',
+    );
+    const { token, expiresAt } = await recordSignIn(
+      services.db,
+      { ...noChecks, connectionId: connection.id, redirectUrl, samlRequestId: requestId },
+      now,
+    );
+    return { token, expiresAt, redirectUrl, companyName };
+  }
   const { redirectUrl, checks } = await services.oidc.start(
-    oidcSettings(services, connection),
+    oidcSettings(connection, services.connectionSecrets),
     oidcRedirectUri(services.publicOrigin),
-    loginHint,
+    'email' in by ? by.email : undefined,
   );
   const { token, expiresAt } = await recordSignIn(
     services.db,
     {
+      ...noChecks,
       connectionId: connection.id,
       redirectUrl,
       oidcState: checks.state,
       oidcNonce: checks.nonce,
       oidcCodeVerifier: checks.codeVerifier,
-      samlRequestId: null,
     },
-    services.clock.now(),
+    now,
   );
   return { token, expiresAt, redirectUrl, companyName };
 }
+
+const noChecks = { oidcState: null, oidcNonce: null, oidcCodeVerifier: null, samlRequestId: null };
 
 /** Where a browser's company sign-in stands. */
 export type CurrentSignIn =
@@ -131,20 +142,34 @@ export async function currentCompanySignIn(
     : undefined;
 }
 
-/** Finishes a sign-in with the query string the OpenID Connect provider sent the browser back with. */
-export async function finishOidcSignIn(
+/**
+ * Finishes the browser's sign-in when it comes back to the portal: with the query string of the
+ * OpenID Connect provider's redirect, whose code is exchanged and token checked now; or after a
+ * SAML provider's answer, checked already at the assertion consumer, which could not know the
+ * browser (docs/PRODUCT.md §15).
+ */
+export async function finishCompanySignIn(
   services: CompanySignInServices,
   input: { token: string; callbackQuery: string; origin: RequestOrigin },
 ): Promise<CompanySignInOutcome> {
-  const signIn = await takeForAnswer(services.db, { token: input.token }, services.clock.now());
+  const now = services.clock.now();
+  const pending = await unfinishedSignIn(services.db, input.token, now);
+  if (!pending || pending.linkRequired) throw new CompanySignInRefusal('unknown_or_used');
+  const found = await usableConnection(services, pending);
+  if (found.connection.protocol === 'saml') {
+    if (pending.answeredAt === null || pending.assertedSubject === null) {
+      throw new CompanySignInRefusal('saml_not_answered');
+    }
+    return signInAsserted(services, pending, found, keptIdentity(pending), input.origin);
+  }
+  const signIn = await takeForAnswer(services.db, { token: input.token }, now);
   if (!signIn) throw new CompanySignInRefusal('unknown_or_used');
-  const found = await usableConnection(services, signIn, 'oidc');
   const { oidcState, oidcNonce, oidcCodeVerifier } = signIn;
   if (oidcState === null || oidcNonce === null || oidcCodeVerifier === null) {
     throw new CompanySignInRefusal('not_oidc');
   }
   const asserted = await services.oidc.finish(
-    oidcSettings(services, found.connection),
+    oidcSettings(found.connection, services.connectionSecrets),
     oidcRedirectUri(services.publicOrigin),
     input.callbackQuery,
     { state: oidcState, nonce: oidcNonce, codeVerifier: oidcCodeVerifier },
@@ -152,14 +177,26 @@ export async function finishOidcSignIn(
   return signInAsserted(services, signIn, found, asserted, input.origin);
 }
 
-async function usableConnection(
-  services: CompanySignInServices,
+/** The identity a SAML answer asserted, as kept on its sign-in. */
+function keptIdentity(signIn: CompanySignIn): AssertedIdentity {
+  return {
+    subject: signIn.assertedSubject ?? '',
+    email: signIn.assertedEmail ?? undefined,
+    // A SAML provider vouches for the addresses it asserts; the domain is checked all the same.
+    emailVerified: true,
+    givenName: signIn.assertedGivenName ?? undefined,
+    familyName: signIn.assertedFamilyName ?? undefined,
+    twoStepValues: [],
+  };
+}
+
+/** The connection a sign-in went out by, while it is on. */
+export async function usableConnection(
+  services: Pick<CompanySignInServices, 'db'>,
   signIn: CompanySignIn,
-  protocol: CompanyConnection['protocol'],
 ): Promise<ConnectionOfCompany> {
   const found = await connectionById(services.db, signIn.connectionId);
   if (!found?.connection.enabled) throw new CompanySignInRefusal('connection_disabled');
-  if (found.connection.protocol !== protocol) throw new CompanySignInRefusal('wrong_protocol');
   return found;
 }
 
@@ -177,7 +214,8 @@ async function signInAsserted(
   origin: RequestOrigin,
 ): Promise<CompanySignInOutcome> {
   const { db, clock } = services;
-  const providerStep = providerTookTrustedStep(connection, asserted);
+  const providerStep =
+    providerTookTrustedStep(connection, asserted) || signIn.assertedTwoStep === true;
   const linked = await linkedMember(db, connection.id, asserted.subject);
   if (linked) {
     return db.transaction(async (transaction) => {
@@ -200,9 +238,10 @@ async function signInAsserted(
   const email = await vouchedEmail(db, connection.id, asserted);
   if (await memberByEmail(db, email)) {
     await keepAssertion(db, signIn.id, {
-      subject: asserted.subject,
+      ...asserted,
       email,
       twoStep: providerStep,
+      linkRequired: true,
     });
     return { kind: 'link_required', email, companyName };
   }
@@ -254,7 +293,7 @@ export async function linkWithPassword(
   if (!signIn?.assertedEmail || signIn.assertedSubject === null) {
     throw new CompanySignInRefusal('unknown_or_used');
   }
-  const { connection } = await usableConnection(services, signIn, 'oidc');
+  const { connection } = await usableConnection(services, signIn);
   const user = await memberByEmail(db, signIn.assertedEmail);
   if (!user) throw new CompanySignInRefusal('member_gone');
   const subject = signIn.assertedSubject;
@@ -288,21 +327,4 @@ export async function linkWithPassword(
       return { kind: 'signed_in', user: linkedUser, created: false, ...session };
     },
   );
-}
-
-function oidcSettings(
-  services: CompanySignInServices,
-  connection: CompanyConnection,
-): OidcConnectionSettings {
-  const { oidcIssuer, oidcClientId, oidcClientSecret } = connection;
-  if (oidcIssuer === null || oidcClientId === null || oidcClientSecret === null) {
-    throw new CompanySignInRefusal('connection_incomplete');
-  }
-  return {
-    connectionId: connection.id,
-    updatedAt: connection.updatedAt,
-    issuer: oidcIssuer,
-    clientId: oidcClientId,
-    clientSecret: services.connectionSecrets.open(oidcClientSecret, connection.companyId),
-  };
 }

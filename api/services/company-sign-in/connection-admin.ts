@@ -101,6 +101,80 @@ export async function setOidcConnection(
   });
 }
 
+export interface SamlConnectionInput {
+  companySlug: string;
+  /** The provider's entity id: the Issuer of its responses and assertions. */
+  idpEntityId: string;
+  /** Its single sign-on address (HTTP-Redirect binding). */
+  ssoUrl: string;
+  /** Its signing certificates (PEM); two while it rolls its key over. */
+  certificates: readonly string[];
+  /** Take responses whose assertion alone is signed (some providers sign nothing else). */
+  assertionOnlySigning?: boolean | undefined;
+  domains: readonly string[];
+}
+
+const PEM = /^-----BEGIN (CERTIFICATE|PUBLIC KEY)-----\r?\n[A-Za-z0-9+/=\r\n]+-----END \1-----\s*$/;
+
+/**
+ * Gives a company its SAML provider, replacing the one it had, with the domains it claims. The
+ * company needs a sign-up handle: the portal's SAML addresses for it are made from it.
+ */
+export async function setSamlConnection(
+  database: Database,
+  clock: Clock,
+  input: SamlConnectionInput,
+): Promise<CompanyConnection> {
+  if (input.idpEntityId.trim() === '') throw new ConnectionAdminError('The entity id is empty.');
+  checkedSsoUrl(input.ssoUrl);
+  if (input.certificates.length === 0) {
+    throw new ConnectionAdminError('Give the provider’s signing certificate.');
+  }
+  for (const certificate of input.certificates) {
+    if (!PEM.test(certificate.trim())) {
+      throw new ConnectionAdminError('A certificate is not a PEM certificate or public key.');
+    }
+  }
+  const domains = input.domains.map(normalizedDomain);
+  return database.transaction(async (transaction) => {
+    const now = clock.now();
+    const company = await companyBySlug(transaction, input.companySlug);
+    const values = {
+      protocol: 'saml' as const,
+      oidcIssuer: null,
+      oidcClientId: null,
+      oidcClientSecret: null,
+      samlIdpEntityId: input.idpEntityId.trim(),
+      samlSsoUrl: input.ssoUrl.trim(),
+      samlIdpCertificates: input.certificates.map((certificate) => certificate.trim()),
+      samlRequireSignedResponse: !(input.assertionOnlySigning ?? false),
+      updatedAt: now,
+    };
+    const [connection] = await transaction
+      .insert(companyConnections)
+      .values({ ...values, companyId: company.id, createdAt: now })
+      .onConflictDoUpdate({ target: companyConnections.companyId, set: values })
+      .returning();
+    if (!connection) throw new Error('Writing the connection returned no row.');
+    await claimDomains(transaction, connection.id, domains, now);
+    return connection;
+  });
+}
+
+/** A provider's sign-on address: https, or plain http on this machine (docs/decisions/009). */
+function checkedSsoUrl(address: string): void {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    throw new ConnectionAdminError(`"${address}" is not an address.`);
+  }
+  const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new ConnectionAdminError(`The sign-on address must be https, not "${address}".`);
+  }
+}
+
 async function claimDomains(
   transaction: Database,
   connectionId: number,

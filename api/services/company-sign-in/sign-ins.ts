@@ -1,6 +1,6 @@
-import { and, eq, gt, isNotNull, isNull, lte } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { companySignIns, type CompanySignIn } from '../../db/schema/index.ts';
+import { companySignIns, usedSamlAssertions, type CompanySignIn } from '../../db/schema/index.ts';
 import { MINUTE } from '../../../platform/clock.ts';
 import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
 
@@ -79,20 +79,93 @@ export async function takeForAnswer(
   return row;
 }
 
-/** Keeps what the provider asserted while the member proves their password to link. */
+/** What the provider asserted, kept on the sign-in for the browser's next step. */
+export interface KeptAssertion {
+  readonly subject: string;
+  readonly email: string | undefined;
+  readonly givenName: string | undefined;
+  readonly familyName: string | undefined;
+  /** The provider took a second step the company trusts. */
+  readonly twoStep: boolean;
+  /** The address has an account, whose password links it. */
+  readonly linkRequired: boolean;
+}
+
 export async function keepAssertion(
   database: Database,
   id: CompanySignIn['id'],
-  asserted: { subject: string; email: string; twoStep: boolean },
+  asserted: KeptAssertion,
 ): Promise<void> {
   await database
     .update(companySignIns)
     .set({
       assertedSubject: asserted.subject,
-      assertedEmail: asserted.email,
+      assertedEmail: asserted.email ?? null,
+      assertedGivenName: asserted.givenName ?? null,
+      assertedFamilyName: asserted.familyName ?? null,
       assertedTwoStep: asserted.twoStep,
+      linkRequired: asserted.linkRequired,
     })
     .where(eq(companySignIns.id, id));
+}
+
+/** The unfinished sign-in of this token, answered or not. */
+export async function unfinishedSignIn(
+  database: Database,
+  token: string,
+  now: Date,
+): Promise<CompanySignIn | undefined> {
+  if (!looksLikeToken(token)) return undefined;
+  const [row] = await database
+    .select()
+    .from(companySignIns)
+    .where(
+      and(
+        eq(companySignIns.tokenHash, hashToken(token)),
+        isNull(companySignIns.finishedAt),
+        gt(companySignIns.expiresAt, now),
+      ),
+    );
+  return row;
+}
+
+/** The sign-in that sent this SAML request and has had no answer yet. */
+export async function signInOfSamlRequest(
+  database: Database,
+  requestId: string,
+  now: Date,
+): Promise<CompanySignIn | undefined> {
+  const [row] = await database
+    .select()
+    .from(companySignIns)
+    .where(
+      and(
+        eq(companySignIns.samlRequestId, requestId),
+        isNull(companySignIns.answeredAt),
+        gt(companySignIns.expiresAt, now),
+      ),
+    );
+  return row;
+}
+
+/**
+ * Writes down a SAML assertion as used, until it expires: false when it was used already (a
+ * replayed response, even for another sign-in). Expired ones go in the same breath.
+ */
+export async function spendSamlAssertion(
+  database: Database,
+  connectionId: number,
+  assertionId: string,
+  expiresAt: Date,
+  now: Date,
+): Promise<boolean> {
+  await database.delete(usedSamlAssertions).where(lte(usedSamlAssertions.expiresAt, now));
+  const spent = await database
+    .insert(usedSamlAssertions)
+    .values({ connectionId, assertionId, expiresAt })
+    .onConflictDoNothing()
+    .returning({ assertionId: usedSamlAssertions.assertionId });
+  return spent.length === 1;
 }
 
 /** The answered sign-in of this token that waits for the member to link their account. */
@@ -108,7 +181,7 @@ export async function signInAwaitingLink(
     .where(
       and(
         eq(companySignIns.tokenHash, hashToken(token)),
-        isNotNull(companySignIns.assertedSubject),
+        eq(companySignIns.linkRequired, true),
         isNull(companySignIns.finishedAt),
         gt(companySignIns.expiresAt, now),
       ),

@@ -19,16 +19,23 @@ const startAnswerSchema = z.object({
 
 /**
  * Starts a sign-in with the company that claims the address's domain, or whose sign-up handle is
- * given; undefined when no company signs that address in.
+ * given; undefined when no company signs that address in, or when the API has no company sign-in
+ * at all (404: an API that speaks only docs/PRODUCT.md §7, behind API_ORIGIN).
  */
 export async function startCompanySignIn(
   api: ApiClient,
   by: { email: string } | { companySlug: string },
 ): Promise<StartedCompanySignIn | undefined> {
-  const { data } = await api.request('POST', '/api/v1/company_sign_in/start', {
-    body: 'email' in by ? { email: by.email } : { company_slug: by.companySlug },
-    schema: startAnswerSchema,
-  });
+  let data: z.infer<typeof startAnswerSchema>;
+  try {
+    ({ data } = await api.request('POST', '/api/v1/company_sign_in/start', {
+      body: 'email' in by ? { email: by.email } : { company_slug: by.companySlug },
+      schema: startAnswerSchema,
+    }));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
   const started = data.company_sign_in;
   return started ? { token: started.token, expiresAt: new Date(started.expires_at) } : undefined;
 }
@@ -83,13 +90,17 @@ export type CompanySignInOutcome =
   | { readonly kind: 'signed_in'; readonly answer: SignedIn; readonly created: boolean }
   | { readonly kind: 'link_required' };
 
-/** Hands the OpenID Connect provider's answer (the callback's query string) to the API. */
-export async function finishOidcSignIn(
+/**
+ * Finishes the browser's company sign-in as it comes back to the portal: with the OpenID Connect
+ * provider's answer (the callback's query string), or after a SAML answer the assertion consumer
+ * handed on.
+ */
+export async function finishCompanySignIn(
   api: ApiClient,
   token: string,
   callbackQuery: string,
 ): Promise<CompanySignInOutcome> {
-  const { data, headers } = await api.request('POST', '/api/v1/company_sign_in/oidc/callback', {
+  const { data, headers } = await api.request('POST', '/api/v1/company_sign_in/callback', {
     body: { token, callback_query: callbackQuery },
     schema: callbackAnswerSchema,
   });
@@ -108,4 +119,25 @@ export async function linkCompanySignIn(
     schema: signInAnswerSchema,
   });
   return signedIn(data, headers);
+}
+
+/** Hands a SAML provider's answer, posted to the company's assertion consumer, to the API. */
+export async function answerSamlSignIn(
+  api: ApiClient,
+  companySlug: string,
+  samlResponse: string,
+): Promise<void> {
+  await api.request('POST', '/api/v1/company_sign_in/saml/acs', {
+    body: { company_slug: companySlug, saml_response: samlResponse },
+  });
+}
+
+/** The portal's SAML metadata for the company, which its provider's administrator imports. */
+export async function samlMetadata(api: ApiClient, companySlug: string): Promise<string> {
+  const { data } = await api.request(
+    'GET',
+    `/api/v1/company_sign_in/saml/${encodeURIComponent(companySlug)}/metadata`,
+    { schema: z.object({ metadata: z.string() }) },
+  );
+  return data.metadata;
 }

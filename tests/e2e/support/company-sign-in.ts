@@ -3,11 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import {
   startOidcIdentityProvider,
   type OidcAccount,
   type OidcIdentityProvider,
 } from '../../../scripts/identity-providers/oidc-identity-provider';
+import {
+  startSamlIdentityProvider,
+  type SamlIdentityProvider,
+} from '../../../scripts/identity-providers/saml-identity-provider';
 import {
   dataTemplateVariable,
   freePort,
@@ -25,15 +30,16 @@ const client = {
 export const companyDomains = { acme: 'acme-health.test', northwind: 'northwind.test' } as const;
 
 /**
- * A production server whose seeded companies sign their people in with a real OpenID Connect
- * provider on loopback, set up as an operator does: `npm run company-sign-in` on the server's
- * data before it starts. Acme Health lets its people keep passwords; Northwind Secure requires
- * its own sign-in.
+ * A production server whose seeded companies sign their people in with real providers on
+ * loopback, set up as an operator does: `npm run company-sign-in` on the server's data before it
+ * starts. Acme Health signs in with OpenID Connect and lets its people keep passwords; Northwind
+ * Secure signs in with SAML and requires its own sign-in.
  */
 export interface PortalWithCompanySignIn {
   readonly server: PortalServer;
   readonly provider: OidcIdentityProvider;
-  /** A new person of the company, known to its provider only. */
+  readonly samlProvider: SamlIdentityProvider;
+  /** A new person of the company, known to its provider only (Northwind's: by SAML). */
   employee(company: keyof typeof companyDomains, givenName?: string): OidcAccount;
   stop(): Promise<void>;
 }
@@ -66,32 +72,55 @@ export async function startPortalWithCompanySignIn(
     name: 'Acme Health sign-in',
     clients: [{ ...client, redirectUris: [`${baseURL}/sign-in/company/callback`] }],
   });
+  const samlProvider = await startSamlIdentityProvider({ name: 'Northwind sign-in' });
+  const northwindSaml = `${baseURL}/sign-in/company/saml/northwind`;
+  samlProvider.addServiceProvider({
+    entityId: `${northwindSaml}/metadata`,
+    acsUrl: `${northwindSaml}/acs`,
+  });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'company-sign-in-e2e-'));
   try {
     const template = process.env[dataTemplateVariable];
     if (!template) throw new Error('The data template (./data-template.ts) is missing.');
     cpSync(template, dataDir, { recursive: true });
-    for (const [company, domain] of Object.entries(companyDomains)) {
-      const said = await operatorCommand(dataDir, baseURL, [
-        'add-oidc',
-        '--company',
-        company,
-        '--issuer',
-        provider.issuer,
-        '--client-id',
-        client.clientId,
-        '--domain',
-        domain,
-      ]);
-      if (!said.includes(`${baseURL}/sign-in/company/callback`)) {
-        throw new Error(`The operator command did not name the redirect address: ${said}`);
-      }
+    const said = await operatorCommand(dataDir, baseURL, [
+      'add-oidc',
+      '--company',
+      'acme',
+      '--issuer',
+      provider.issuer,
+      '--client-id',
+      client.clientId,
+      '--domain',
+      companyDomains.acme,
+    ]);
+    if (!said.includes(`${baseURL}/sign-in/company/callback`)) {
+      throw new Error(`The operator command did not name the redirect address: ${said}`);
+    }
+    const certificateFile = path.join(dataDir, 'northwind-idp.pem');
+    writeFileSync(certificateFile, samlProvider.certificate);
+    const saidSaml = await operatorCommand(dataDir, baseURL, [
+      'add-saml',
+      '--company',
+      'northwind',
+      '--entity-id',
+      samlProvider.entityId,
+      '--sso-url',
+      samlProvider.ssoUrl,
+      '--cert-file',
+      certificateFile,
+      '--domain',
+      companyDomains.northwind,
+    ]);
+    if (!saidSaml.includes(`${northwindSaml}/acs`)) {
+      throw new Error(`The operator command did not name the assertion consumer: ${saidSaml}`);
     }
     await operatorCommand(dataDir, baseURL, ['policy', '--company', 'northwind', '--require']);
     const server = await startPortalServer({ port, dataDir, env });
     return {
       server,
       provider,
+      samlProvider,
       employee(company, givenName = 'Jordan') {
         const id = randomUUID().slice(0, 8);
         const account = {
@@ -101,17 +130,20 @@ export async function startPortalWithCompanySignIn(
           givenName,
           familyName: 'Rivera',
         };
-        provider.addAccount(account);
+        if (company === 'northwind') samlProvider.addAccount(account);
+        else provider.addAccount(account);
         return account;
       },
       async stop() {
         await server.stop();
         await provider.stop();
+        await samlProvider.stop();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await provider.stop();
+    await samlProvider.stop();
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { companySignInFallbackMessage } from '../../../lib/messages';
 import { paths } from '../../../routes';
 import { ApiError, ApiUnavailableError } from '../../../server/api/client';
-import { finishOidcSignIn } from '../../../server/api/company-sign-in';
+import { finishCompanySignIn } from '../../../server/api/company-sign-in';
 import { forgetCompanySignIn, readCompanySignIn } from '../../../server/session/company-sign-in';
 import { addFlash } from '../../../server/session/flash';
 import { startOnboarding } from '../../../server/session/onboarding';
@@ -10,7 +10,8 @@ import { enterSession, enterSessionAndGoOn } from '../../../server/session/signe
 import { ErrorMessage } from '../../../../contract/error-messages.ts';
 
 /**
- * Where a company's OpenID Connect provider sends the browser back. Its answer goes to the API
+ * Where a company's OpenID Connect provider sends the browser back, and where the assertion
+ * consumer sends it after a SAML provider's answer. The answer goes to the API
  * with this browser's sign-in token, so an answer carried to another browser does nothing. Then:
  * signed in (a first sign-in as a new member, through the welcome pages), or the password of the
  * existing account with that address asked to link them, or back to SignIn saying why not.
@@ -26,7 +27,7 @@ export const GET: APIRoute = async (context) => {
   if (!token) return refuse(ErrorMessage.companySignInExpired);
   let outcome;
   try {
-    outcome = await finishOidcSignIn(await context.locals.api(), token, url.search.slice(1));
+    outcome = await finishCompanySignIn(await context.locals.api(), token, url.search.slice(1));
   } catch (error) {
     if (error instanceof ApiUnavailableError || !(error instanceof ApiError)) throw error;
     return refuse(error.serverMessage ?? companySignInFallbackMessage);

@@ -1,0 +1,485 @@
+import {
+  type CacheProvider,
+  SAML,
+  SamlStatusError,
+  ValidateInResponseTo,
+} from '@node-saml/node-saml';
+import { DOMParser } from '@xmldom/xmldom';
+
+/**
+ * The SAML 2.0 service provider's side of company sign-in, on @node-saml/node-saml (>= 5.1.0,
+ * which reads the assertion only from the bytes whose signature it verified): the AuthnRequest
+ * (HTTP-Redirect binding), the check of the Response (HTTP-POST binding), and our metadata.
+ *
+ * node-saml checks the signatures, the audience, the time window and InResponseTo. It does not
+ * check the bearer confirmation's Recipient, the Response's Destination, either Issuer, or the
+ * status of a Response that carries an assertion: this module does, on the signed elements only.
+ * Nothing here is stored: the caller keeps the request ID on its sign-in row, consumes that row
+ * once (which refuses a replayed response) and keeps assertion IDs unique.
+ */
+
+const PROTOCOL_NS = 'urn:oasis:names:tc:SAML:2.0:protocol';
+const ASSERTION_NS = 'urn:oasis:names:tc:SAML:2.0:assertion';
+const SIGNATURE_NS = 'http://www.w3.org/2000/09/xmldsig#';
+const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
+const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
+const EMAIL_ADDRESS_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+const ENTITY_FORMAT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:entity';
+
+const ACCEPTED_CLOCK_SKEW_MS = 60_000;
+const MAX_ASSERTION_AGE_MS = 5 * 60_000;
+/** Far more than any IdP's response (a few KiB, tens with many attributes and certificates). */
+const MAX_RESPONSE_BYTES = 256 * 1024;
+
+/** Attribute names for each field, in order of preference: LDAP names, their OIDs, Microsoft's claims. */
+const EMAIL_ATTRIBUTES = [
+  'email',
+  'mail',
+  'urn:oid:0.9.2342.19200300.100.1.3',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+];
+const GIVEN_NAME_ATTRIBUTES = [
+  'givenName',
+  'urn:oid:2.5.4.42',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname',
+];
+const FAMILY_NAME_ATTRIBUTES = [
+  'sn',
+  'surname',
+  'urn:oid:2.5.4.4',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname',
+];
+
+export interface SamlConnectionSettings {
+  /** The IdP's entity id: the assertion's and response's Issuer must equal it. */
+  readonly idpEntityId: string;
+  /** The IdP's SingleSignOnService URL (HTTP-Redirect binding). */
+  readonly ssoUrl: string;
+  /** PEM certificates (or PUBLIC KEY PEMs) of the IdP; two during a rotation. */
+  readonly idpCertificates: readonly string[];
+  /** When true (the default for connections) the Response must be signed as well as the Assertion. */
+  readonly requireSignedResponse: boolean;
+  /** Our entity id and assertion consumer service URL, built by the caller from the public origin. */
+  readonly spEntityId: string;
+  readonly acsUrl: string;
+}
+
+export interface SamlSignInRequest {
+  readonly redirectUrl: string;
+  readonly requestId: string;
+}
+
+export interface SamlAssertedIdentity {
+  readonly nameId: string;
+  /** The NameID when its format is emailAddress, else a mail/email attribute. */
+  readonly email: string | undefined;
+  readonly givenName: string | undefined;
+  readonly familyName: string | undefined;
+  /** The signed assertion's ID, for replay refusal (the caller stores it unique). */
+  readonly assertionId: string;
+  readonly authnContextClassRef: string | undefined;
+  /**
+   * When the assertion stops being accepted anyway (its and its bearer confirmation's
+   * NotOnOrAfter, its IssueInstant plus the maximum age, whichever comes first, plus the accepted
+   * clock skew): how long its ID must be remembered.
+   */
+  readonly notOnOrAfter: Date | undefined;
+}
+
+/**
+ * A SAML response refused. `code` is a short stable word for logs and tests: `malformed`,
+ * `signature`, `in_response_to`, `expired`, `not_yet_valid`, `audience`, `recipient`,
+ * `destination`, `issuer`, `status` (the IdP said no), `unsupported` (an encrypted assertion),
+ * `invalid` (anything else node-saml refused). The message never holds the XML, the NameID or
+ * any other value the response carried.
+ */
+export class SamlRefusal extends Error {
+  readonly code: string;
+
+  constructor(code: string, reason: string) {
+    super(`SAML response refused (${code}): ${reason}`);
+    this.name = 'SamlRefusal';
+    this.code = code;
+  }
+}
+
+/** Builds the HTTP-Redirect binding URL of a new AuthnRequest, RelayState included. */
+export async function samlSignInRequest(
+  settings: SamlConnectionSettings,
+  relayState: string,
+): Promise<SamlSignInRequest> {
+  let requestId: string | undefined;
+  const saml = serviceProvider(settings, {
+    saveAsync(key, value) {
+      requestId = key;
+      return Promise.resolve({ value, createdAt: Date.now() });
+    },
+    getAsync: () => Promise.resolve(null),
+    removeAsync: () => Promise.resolve(null),
+  });
+  const redirectUrl = await saml.getAuthorizeUrlAsync(relayState, undefined, {});
+  if (requestId === undefined)
+    throw new Error('node-saml made an AuthnRequest without saving its ID');
+  return { redirectUrl, requestId };
+}
+
+/** The SP metadata XML an IdP's administrator imports. */
+export function serviceProviderMetadata(settings: SamlConnectionSettings): string {
+  return serviceProvider(settings, unusedCache).generateServiceProviderMetadata(null, null);
+}
+
+/**
+ * The request a SAMLResponse says it answers, read without any check: only to find the sign-in it
+ * belongs to, whose own request ID {@link verifySamlResponse} then holds the response to.
+ * Undefined when the response cannot be read or names none.
+ */
+export function claimedRequestId(samlResponse: string): string | undefined {
+  let response;
+  try {
+    response = parseXml(decodeResponse(samlResponse))?.documentElement;
+  } catch {
+    return undefined;
+  }
+  if (!isElement(response, PROTOCOL_NS, 'Response')) return undefined;
+  return attribute(response, 'InResponseTo');
+}
+
+/**
+ * Verifies a base64 SAMLResponse (HTTP-POST binding) sent in answer to `expectedRequestId`.
+ * node-saml checks the signatures (reading only the verified bytes), the audience, the time window
+ * (60 s of skew, assertions at most 5 minutes old) and InResponseTo; then the bearer
+ * SubjectConfirmationData's Recipient must be our ACS URL, the Response's Destination our ACS URL
+ * when present (and present when the response is signed), the Response's and the Assertion's
+ * Issuer the IdP's entity id, and the status Success. Throws {@link SamlRefusal}.
+ */
+export async function verifySamlResponse(
+  settings: SamlConnectionSettings,
+  samlResponse: string,
+  expectedRequestId: string,
+): Promise<SamlAssertedIdentity> {
+  if (expectedRequestId === '') throw new SamlRefusal('in_response_to', 'no request to answer');
+  const responseXml = decodeResponse(samlResponse);
+  const response = parseXml(responseXml)?.documentElement;
+  if (!isElement(response, PROTOCOL_NS, 'Response')) {
+    throw new SamlRefusal('malformed', 'not a SAML Response');
+  }
+
+  const saml = serviceProvider(settings, {
+    saveAsync: () => Promise.resolve(null),
+    // Only the request of this sign-in is known; the caller's row says it is still open.
+    getAsync: (key) => Promise.resolve(key === expectedRequestId ? new Date().toISOString() : null),
+    removeAsync: () => Promise.resolve(null),
+  });
+  let profile;
+  try {
+    // The bytes parsed above, so that node-saml and these checks read the same document.
+    ({ profile } = await saml.validatePostResponseAsync({
+      SAMLResponse: Buffer.from(responseXml, 'utf8').toString('base64'),
+    }));
+  } catch (error) {
+    throw refusalOf(error, response);
+  }
+  // A signed NoPassive answer: the IdP would not sign in without asking.
+  if (!profile)
+    throw new SamlRefusal('status', `the identity provider answered ${status(response)}`);
+  if (profile.inResponseTo !== expectedRequestId) {
+    throw new SamlRefusal('in_response_to', 'the response answers another request');
+  }
+
+  // With requireSignedResponse node-saml verified the signature of the root, which covers its
+  // attributes and children; otherwise they may have been changed by anyone, and are only refused
+  // when wrong, never trusted.
+  const responseSigned =
+    settings.requireSignedResponse || childElements(response, SIGNATURE_NS, 'Signature').length > 0;
+  checkResponseIssuer(response, settings.idpEntityId, responseSigned);
+  const destination = attribute(response, 'Destination');
+  if (destination !== undefined ? destination !== settings.acsUrl : responseSigned) {
+    throw new SamlRefusal('destination', 'the response is not addressed to our ACS URL');
+  }
+  if (attribute(topStatusCode(response), 'Value') !== SUCCESS) {
+    throw new SamlRefusal('status', `the identity provider answered ${status(response)}`);
+  }
+
+  // The assertion as node-saml took it from the verified bytes.
+  const assertionXml = profile.getAssertionXml?.();
+  const assertion =
+    assertionXml === undefined ? undefined : parseXml(assertionXml)?.documentElement;
+  if (!isElement(assertion, ASSERTION_NS, 'Assertion')) {
+    throw new SamlRefusal('malformed', 'the signed assertion cannot be read');
+  }
+  return assertedIdentity(assertion, settings, expectedRequestId);
+}
+
+function serviceProvider(settings: SamlConnectionSettings, cacheProvider: CacheProvider): SAML {
+  if (settings.idpCertificates.length === 0) {
+    throw new Error('A SAML connection needs at least one certificate of its identity provider');
+  }
+  return new SAML({
+    entryPoint: settings.ssoUrl,
+    issuer: settings.spEntityId,
+    callbackUrl: settings.acsUrl,
+    audience: settings.spEntityId,
+    idpCert: [...settings.idpCertificates],
+    idpIssuer: settings.idpEntityId,
+    wantAssertionsSigned: true,
+    wantAuthnResponseSigned: settings.requireSignedResponse,
+    validateInResponseTo: ValidateInResponseTo.always,
+    // The caller's sign-in row expires the request; node-saml's own limit only has to be longer.
+    requestIdExpirationPeriodMs: 60 * 60_000,
+    cacheProvider,
+    acceptedClockSkewMs: ACCEPTED_CLOCK_SKEW_MS,
+    maxAssertionAgeMs: MAX_ASSERTION_AGE_MS,
+    signatureAlgorithm: 'sha256',
+    digestAlgorithm: 'sha256',
+    identifierFormat: EMAIL_ADDRESS_FORMAT,
+    // Else node-saml asks for PasswordProtectedTransport exactly, and IdPs that did more refuse.
+    disableRequestedAuthnContext: true,
+  });
+}
+
+const unusedCache: CacheProvider = {
+  saveAsync: () => Promise.resolve(null),
+  getAsync: () => Promise.resolve(null),
+  removeAsync: () => Promise.resolve(null),
+};
+
+function decodeResponse(samlResponse: string): string {
+  // Base64, possibly broken into lines by the IdP.
+  const base64 = samlResponse.replace(/\s+/g, '');
+  if (
+    base64.length === 0 ||
+    base64.length > (MAX_RESPONSE_BYTES * 4) / 3 + 4 ||
+    !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)
+  ) {
+    throw new SamlRefusal('malformed', 'the response is not base64 of a reasonable size');
+  }
+  return Buffer.from(base64, 'base64').toString('utf8');
+}
+
+/** A namespace-aware DOM, or undefined when the XML is not well-formed or has a DOCTYPE. */
+function parseXml(xml: string): Document | undefined {
+  const failures: string[] = [];
+  const onError = (message: string) => failures.push(message);
+  const document = new DOMParser({
+    errorHandler: { warning: onError, error: onError, fatalError: onError },
+  }).parseFromString(xml, 'text/xml');
+  // No SAML message needs a DTD, and entities are where XML parsers' troubles live.
+  const hasDoctype = Array.from(document.childNodes).some((node) => node.nodeType === 10);
+  return failures.length > 0 || hasDoctype ? undefined : document;
+}
+
+function isElement(
+  node: Element | null | undefined,
+  namespace: string,
+  localName: string,
+): node is Element {
+  return !!node && node.namespaceURI === namespace && node.localName === localName;
+}
+
+function childElements(parent: Element, namespace: string, localName: string): Element[] {
+  return Array.from(parent.childNodes).filter(
+    (node): node is Element =>
+      node.nodeType === 1 && isElement(node as Element, namespace, localName),
+  );
+}
+
+/** The only child of that name, or undefined when there is none or more than one. */
+function onlyChild(parent: Element, namespace: string, localName: string): Element | undefined {
+  const children = childElements(parent, namespace, localName);
+  return children.length === 1 ? children[0] : undefined;
+}
+
+/** An attribute's value; undefined when absent (xmldom's getAttribute gives '' then). */
+function attribute(element: Element | undefined, name: string): string | undefined {
+  return element?.hasAttribute(name) ? (element.getAttribute(name) ?? undefined) : undefined;
+}
+
+function text(element: Element | undefined): string | undefined {
+  const value = element?.textContent.trim();
+  return value ? value : undefined;
+}
+
+function topStatusCode(response: Element): Element | undefined {
+  const statusElement = onlyChild(response, PROTOCOL_NS, 'Status');
+  return statusElement && onlyChild(statusElement, PROTOCOL_NS, 'StatusCode');
+}
+
+/** The top-level status code's last word, with the second level's when there is one. */
+function status(response: Element): string {
+  const code = topStatusCode(response);
+  const subCode = code && onlyChild(code, PROTOCOL_NS, 'StatusCode');
+  // Only the standard names: the rest of the status is the IdP's free text.
+  const word = (element: Element | undefined) =>
+    /^urn:oasis:names:tc:SAML:2\.0:status:([A-Za-z]+)$/.exec(
+      attribute(element, 'Value') ?? '',
+    )?.[1];
+  const top = word(code);
+  if (top === undefined) return 'no standard status';
+  const second = word(subCode);
+  return second === undefined ? top : `${top}/${second}`;
+}
+
+function checkResponseIssuer(response: Element, idpEntityId: string, required: boolean): void {
+  const issuers = childElements(response, ASSERTION_NS, 'Issuer');
+  if (issuers.length === 0 && !required) return;
+  const issuer = issuers.length === 1 ? issuers[0] : undefined;
+  const format = attribute(issuer, 'Format');
+  if (text(issuer) !== idpEntityId || (format !== undefined && format !== ENTITY_FORMAT)) {
+    throw new SamlRefusal('issuer', "the response's Issuer is not the identity provider");
+  }
+}
+
+/** What the signed assertion says, once the checks node-saml leaves out have passed. */
+function assertedIdentity(
+  assertion: Element,
+  settings: SamlConnectionSettings,
+  expectedRequestId: string,
+): SamlAssertedIdentity {
+  const now = Date.now();
+  const issuer = onlyChild(assertion, ASSERTION_NS, 'Issuer');
+  const issuerFormat = attribute(issuer, 'Format');
+  if (
+    text(issuer) !== settings.idpEntityId ||
+    (issuerFormat !== undefined && issuerFormat !== ENTITY_FORMAT)
+  ) {
+    throw new SamlRefusal('issuer', "the assertion's Issuer is not the identity provider");
+  }
+
+  const subject = onlyChild(assertion, ASSERTION_NS, 'Subject');
+  const bearers = (subject ? childElements(subject, ASSERTION_NS, 'SubjectConfirmation') : [])
+    .filter((confirmation) => attribute(confirmation, 'Method') === BEARER)
+    .flatMap((confirmation) => childElements(confirmation, ASSERTION_NS, 'SubjectConfirmationData'))
+    .filter((data) => attribute(data, 'Recipient') === settings.acsUrl);
+  if (bearers.length === 0) {
+    throw new SamlRefusal('recipient', 'no bearer confirmation names our ACS URL as Recipient');
+  }
+  // Web SSO profile 4.1.4.2: the bearer confirmation answers our request and expires.
+  const bearer = bearers.find((data) => attribute(data, 'InResponseTo') === expectedRequestId);
+  if (!bearer) {
+    throw new SamlRefusal('in_response_to', 'the bearer confirmation answers another request');
+  }
+  const bearerNotOnOrAfter = instant(attribute(bearer, 'NotOnOrAfter'));
+  const bearerNotBefore = instant(attribute(bearer, 'NotBefore'));
+  if (bearerNotOnOrAfter === undefined || now - ACCEPTED_CLOCK_SKEW_MS >= bearerNotOnOrAfter) {
+    throw new SamlRefusal('expired', 'the bearer confirmation has no future NotOnOrAfter');
+  }
+  if (bearerNotBefore !== undefined && now + ACCEPTED_CLOCK_SKEW_MS < bearerNotBefore) {
+    throw new SamlRefusal('not_yet_valid', 'the bearer confirmation is not valid yet');
+  }
+
+  const nameIdElement = subject && onlyChild(subject, ASSERTION_NS, 'NameID');
+  const nameId = text(nameIdElement);
+  if (nameId === undefined) throw new SamlRefusal('malformed', 'the assertion has no NameID');
+  const attributes = attributeValues(assertion);
+  const firstOf = (names: readonly string[]) =>
+    names.map((name) => attributes.get(name)).find((value) => value !== undefined);
+  const email =
+    attribute(nameIdElement, 'Format') === EMAIL_ADDRESS_FORMAT
+      ? nameId
+      : firstOf(EMAIL_ATTRIBUTES);
+
+  const authnStatement = childElements(assertion, ASSERTION_NS, 'AuthnStatement')[0];
+  const authnContext = authnStatement && onlyChild(authnStatement, ASSERTION_NS, 'AuthnContext');
+  const classRef = authnContext && onlyChild(authnContext, ASSERTION_NS, 'AuthnContextClassRef');
+
+  const conditions = onlyChild(assertion, ASSERTION_NS, 'Conditions');
+  const issueInstant = instant(attribute(assertion, 'IssueInstant'));
+  const limits = [
+    instant(attribute(conditions, 'NotOnOrAfter')),
+    bearerNotOnOrAfter,
+    issueInstant === undefined ? undefined : issueInstant + MAX_ASSERTION_AGE_MS,
+  ].filter((limit) => limit !== undefined);
+
+  const assertionId = attribute(assertion, 'ID');
+  if (!assertionId) throw new SamlRefusal('malformed', 'the assertion has no ID');
+  return {
+    nameId,
+    email,
+    givenName: firstOf(GIVEN_NAME_ATTRIBUTES),
+    familyName: firstOf(FAMILY_NAME_ATTRIBUTES),
+    assertionId,
+    authnContextClassRef: text(classRef),
+    notOnOrAfter:
+      limits.length === 0 ? undefined : new Date(Math.min(...limits) + ACCEPTED_CLOCK_SKEW_MS),
+  };
+}
+
+/** Each attribute's first non-empty value, by Name; the first attribute of a name wins. */
+function attributeValues(assertion: Element): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const statement of childElements(assertion, ASSERTION_NS, 'AttributeStatement')) {
+    for (const element of childElements(statement, ASSERTION_NS, 'Attribute')) {
+      const name = attribute(element, 'Name');
+      if (!name || values.has(name)) continue;
+      const value = childElements(element, ASSERTION_NS, 'AttributeValue')
+        .map((element) => text(element))
+        .find((candidate) => candidate !== undefined);
+      if (value !== undefined) values.set(name, value);
+    }
+  }
+  return values;
+}
+
+function instant(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : time;
+}
+
+/**
+ * node-saml's refusals by the start of their message: the code, and the words logged (node-saml's
+ * own, up to where it would quote the response). The longest matching start wins.
+ */
+const NODE_SAML_REFUSALS: readonly (readonly [start: string, code: string])[] = [
+  ['Invalid document signature', 'signature'],
+  ['Invalid signature', 'signature'],
+  ['Invalid signature: multiple assertions', 'signature'],
+  ['Invalid signature: ID cannot refer to more than one element', 'signature'],
+  ["Invalid signature: Referenced node does not refer to it's parent element", 'signature'],
+  ['Invalid signature: NoPassive', 'signature'],
+  ['Invalid signature: No response found', 'signature'],
+  ['Invalid signature, too many transforms', 'signature'],
+  ['Invalid signature from encrypted assertion', 'signature'],
+  ['Too many signatures found for this element', 'signature'],
+  ['Only 1 signed references should be present in signature', 'signature'],
+  ['ref URI included quote character', 'signature'],
+  ['signature reference uri not found', 'signature'],
+  ['Cannot obtain assertion from signed data', 'signature'],
+  ['InResponseTo is missing from response', 'in_response_to'],
+  ['InResponseTo is not valid', 'in_response_to'],
+  ['InResponseTo does not match subjectInResponseTo', 'in_response_to'],
+  ['SubjectInResponseTo is not valid', 'in_response_to'],
+  ['SAML assertion not yet valid', 'not_yet_valid'],
+  ['SAML assertion expired: clocks skewed too much', 'expired'],
+  ['SAML assertion expired: assertion too old', 'expired'],
+  ['No valid subject confirmation found among those available in the SAML assertion', 'expired'],
+  ['SAML assertion has no AudienceRestriction', 'audience'],
+  ['SAML assertion AudienceRestriction has no Audience value', 'audience'],
+  ['SAML assertion audience mismatch', 'audience'],
+  ['No decryption key for encrypted SAML response', 'unsupported'],
+  ['Invalid EncryptedAssertion content', 'unsupported'],
+  ['Missing SAML assertion', 'malformed'],
+  ['Unable to process multiple conditions in SAML assertion', 'malformed'],
+  ['Unknown SAML response message', 'malformed'],
+  ['Error parsing ', 'malformed'],
+  ['Not a valid XML document', 'malformed'],
+];
+
+function refusalOf(error: unknown, response: Element): SamlRefusal {
+  if (error instanceof SamlRefusal) return error;
+  if (error instanceof SamlStatusError) {
+    return new SamlRefusal('status', `the identity provider answered ${status(response)}`);
+  }
+  const message = error instanceof Error ? error.message : '';
+  let match: (typeof NODE_SAML_REFUSALS)[number] | undefined;
+  for (const refusal of NODE_SAML_REFUSALS) {
+    if (message.startsWith(refusal[0]) && refusal[0].length > (match?.[0].length ?? 0)) {
+      match = refusal;
+    }
+  }
+  if (!match) {
+    const name = error instanceof Error ? error.name : typeof error;
+    return new SamlRefusal('invalid', `node-saml refused it with an unexpected ${name}`);
+  }
+  return new SamlRefusal(match[1], `node-saml: ${match[0].trim()}`);
+}
