@@ -1,173 +1,43 @@
-import { format } from 'node:util';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOidcIdentityProvider, type OidcIdentityProvider } from './oidc-identity-provider.ts';
 import {
-  startOidcIdentityProvider,
-  type OidcAccount,
-  type OidcIdentityProvider,
-} from './oidc-identity-provider.ts';
-import { ProviderVisitor } from '../../tests/support/identity-provider-visitor.ts';
+  Browser,
+  ada,
+  callbackOf,
+  configurationFor,
+  idTokenClaims,
+  portal,
+  recordOutput,
+  redirectUri,
+  startAcmeProvider,
+  startSignInAt,
+} from './oidc-identity-provider-test-support.ts';
 
-const redirectUri = 'http://localhost:9/callback';
-const portal = { clientId: 'portal', clientSecret: 'portal-secret-of-at-least-32-characters' };
-const ada: OidcAccount = {
-  email: 'ada@acme.test',
-  password: 'correct horse battery staple',
-  subject: 'acme-0001',
-  givenName: 'Ada',
-  familyName: 'Lovelace',
-};
+// The provider as an OpenID Connect client sees it: discovery, tokens, refusals, clients added
+// after start, stopping, and silence on the console. Its login page is oidc-login-pages.test.ts's.
 
 /**
  * Everything written on stdout, stderr and the console from before the provider starts until the
- * last test. Recorded by implementations, as vitest clears the calls of mocks before each test.
+ * last test.
  */
 const written: string[] = [];
-const spies: MockInstance[] = [];
+let stopRecording: () => void;
 let idp: OidcIdentityProvider;
 
 beforeAll(async () => {
-  for (const stream of [process.stdout, process.stderr]) {
-    const write = stream.write.bind(stream);
-    spies.push(
-      vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        written.push(String(chunk));
-        return write(chunk);
-      }),
-    );
-  }
-  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    const original = console[method].bind(console);
-    spies.push(
-      vi.spyOn(console, method).mockImplementation((...data: unknown[]) => {
-        written.push(format(...data));
-        original(...data);
-      }),
-    );
-  }
-  idp = await startOidcIdentityProvider({
-    name: 'Acme sign-in',
-    accounts: [ada],
-    clients: [{ ...portal, redirectUris: [redirectUri] }],
-  });
+  stopRecording = recordOutput(written);
+  idp = await startAcmeProvider();
 });
 
 afterAll(async () => {
   await idp.stop();
-  for (const spy of spies) spy.mockRestore();
+  stopRecording();
 });
 
-/** A browser without JavaScript: follows nothing by itself, keeps the provider's cookies. */
-class Browser extends ProviderVisitor {
-  constructor() {
-    super(redirectUri);
-  }
-}
-
-interface Started {
-  readonly config: client.Configuration;
-  readonly browser: Browser;
-  readonly checks: { pkceCodeVerifier: string; expectedState: string; expectedNonce: string };
-  readonly nonce: string;
-  /** The login page the authorization request led to. */
-  readonly page: Response;
-  readonly pageUrl: string;
-}
-
-async function configurationFor(
-  provider: OidcIdentityProvider,
-  registration: { clientId: string; clientSecret: string } = portal,
-): Promise<client.Configuration> {
-  const config = await client.discovery(
-    new URL(provider.issuer),
-    registration.clientId,
-    registration.clientSecret,
-    undefined,
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the provider speaks plain HTTP on loopback.
-    { execute: [client.allowInsecureRequests] },
-  );
-  client.enableNonRepudiationChecks(config);
-  return config;
-}
-
-/** Sends the browser to the provider with a PKCE, state and nonce request, up to the login page. */
-async function startSignIn(
-  options: {
-    provider?: OidcIdentityProvider;
-    registration?: { clientId: string; clientSecret: string };
-    loginHint?: string;
-  } = {},
-): Promise<Started> {
-  const config = await configurationFor(options.provider ?? idp, options.registration);
-  const pkceCodeVerifier = client.randomPKCECodeVerifier();
-  const state = client.randomState();
-  const nonce = client.randomNonce();
-  const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
-    scope: 'openid email profile',
-    code_challenge: await client.calculatePKCECodeChallenge(pkceCodeVerifier),
-    code_challenge_method: 'S256',
-    state,
-    nonce,
-    ...(options.loginHint === undefined ? {} : { login_hint: options.loginHint }),
-  });
-  const browser = new Browser();
-  const reached = await browser.follow(await browser.get(url.href), url.href);
-  if (!('page' in reached))
-    throw new Error(`Expected the login page, went to ${reached.callback.href}`);
-  expect(reached.page.status).toBe(200);
-  return {
-    config,
-    browser,
-    checks: { pkceCodeVerifier, expectedState: state, expectedNonce: nonce },
-    nonce,
-    page: reached.page,
-    pageUrl: reached.url,
-  };
-}
-
-/** Submits the login form and follows the redirects to the redirect URI. */
-async function submitLogin(
-  started: Started,
-  form: { email: string; password: string; second_step?: string },
-): Promise<{ callback: URL } | { page: Response; url: string }> {
-  const action = `${started.pageUrl}/login`;
-  return started.browser.follow(await started.browser.post(action, form), action);
-}
-
-async function callbackOf(
-  started: Started,
-  form: { email: string; password: string; second_step?: string },
-): Promise<URL> {
-  const reached = await submitLogin(started, form);
-  if (!('callback' in reached)) {
-    throw new Error(`Expected the redirect URI, got a page: ${await reached.page.text()}`);
-  }
-  return reached.callback;
-}
-
-async function idTokenClaims(
-  started: Started,
-  callback: URL,
-): Promise<NonNullable<ReturnType<client.TokenEndpointResponseHelpers['claims']>>> {
-  const tokens = await client.authorizationCodeGrant(started.config, callback, {
-    ...started.checks,
-    idTokenExpected: true,
-  });
-  const claims = tokens.claims();
-  if (claims === undefined) throw new Error('No ID token');
-  return claims;
-}
-
-/** The attributes of the element of `html` whose id is `id`. */
-function attributesOf(html: string, id: string): Record<string, string> {
-  const tag = new RegExp(`<(?:input|p|button)\\b[^>]*\\bid="${id}"[^>]*>`).exec(html)?.[0];
-  if (tag === undefined) throw new Error(`No element with id ${id}`);
-  return Object.fromEntries(
-    [...tag.matchAll(/([\w-]+)(?:="([^"]*)")?/g)]
-      .slice(1)
-      .map(([, key = '', value = '']) => [key, value]),
-  );
+/** Sends the browser to `idp` with a PKCE, state and nonce request, up to the login page. */
+function startSignIn(options: Parameters<typeof startSignInAt>[1] = {}) {
+  return startSignInAt(idp, options);
 }
 
 describe('the OpenID Connect identity provider', () => {
@@ -196,78 +66,6 @@ describe('the OpenID Connect identity provider', () => {
     });
     expect(typeof claims.exp).toBe('number');
     expect(typeof claims.iat).toBe('number');
-  });
-
-  it('serves a login page with a title, a heading and labelled fields', async () => {
-    const html = await (await startSignIn()).page.text();
-    expect(html).toMatch(/<html lang="en">/);
-    expect(html).toContain('<title>Acme sign-in</title>');
-    expect(html).toMatch(/<main>\s*<h1>Acme sign-in<\/h1>/);
-    expect(html).toContain('<label for="email">Email address</label>');
-    expect(attributesOf(html, 'email')).toMatchObject({
-      type: 'email',
-      name: 'email',
-      autocomplete: 'username',
-    });
-    expect(html).toContain('<label for="password">Password</label>');
-    expect(attributesOf(html, 'password')).toMatchObject({ type: 'password', name: 'password' });
-    expect(html).toContain('<label for="second_step">I also used my security key</label>');
-    expect(attributesOf(html, 'second_step')).toMatchObject({
-      type: 'checkbox',
-      name: 'second_step',
-    });
-    expect(html).toMatch(/<button type="submit">Sign in<\/button>/);
-    expect(html).toMatch(
-      /action="\/interaction\/[\w-]+\/abort">\s*<p><button type="submit">Cancel/,
-    );
-    expect(html).not.toContain('<script');
-  });
-
-  it('prefills the email address with the login_hint of the authorization request', async () => {
-    const started = await startSignIn({ loginHint: 'ada@acme.test' });
-    expect(attributesOf(await started.page.text(), 'email')['value']).toBe('ada@acme.test');
-  });
-
-  it('escapes the login_hint it prefills', async () => {
-    const started = await startSignIn({ loginHint: '"><script>alert(1)</script>' });
-    const html = await started.page.text();
-    expect(html).not.toContain('<script>');
-    expect(attributesOf(html, 'email')['value']).toBe(
-      '&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;',
-    );
-  });
-
-  it('shows an error and keeps the email typed when the password is wrong', async () => {
-    const started = await startSignIn();
-    const reached = await submitLogin(started, { email: ada.email, password: 'wrong' });
-    if (!('page' in reached)) throw new Error('Expected to stay on the login page');
-    expect(reached.page.status).toBe(200);
-    const html = await reached.page.text();
-    expect(html).toContain('<p role="alert">Wrong email or password.</p>');
-    expect(attributesOf(html, 'email')['value']).toBe(ada.email);
-  });
-
-  it('shows the same error for an email address it does not know', async () => {
-    const started = await startSignIn();
-    const reached = await submitLogin(started, { email: 'nobody@acme.test', password: 'x' });
-    if (!('page' in reached)) throw new Error('Expected to stay on the login page');
-    expect(await reached.page.text()).toContain('<p role="alert">Wrong email or password.</p>');
-  });
-
-  it('signs in after a wrong password when the right one follows', async () => {
-    const started = await startSignIn();
-    await submitLogin(started, { email: ada.email, password: 'wrong' });
-    const callback = await callbackOf(started, { email: ada.email, password: ada.password });
-    expect((await idTokenClaims(started, callback)).sub).toBe(ada.subject);
-  });
-
-  it('finds the account whatever the case of the email address typed', async () => {
-    const started = await startSignIn();
-    const callback = await callbackOf(started, {
-      email: ' ADA@Acme.TEST ',
-      password: ada.password,
-    });
-    expect((await idTokenClaims(started, callback)).email).toBe(ada.email);
   });
 
   it('puts amr and acr of a sign-in with a security key into the ID token', async () => {
@@ -326,14 +124,6 @@ describe('the OpenID Connect identity provider', () => {
     if (!('callback' in reached)) throw new Error('Expected the redirect URI');
     expect(reached.callback.searchParams.get('error')).toBe('invalid_request');
     expect(reached.callback.searchParams.get('error_description')).toMatch(/PKCE/);
-  });
-
-  it('tells a browser that comes back to a finished sign-in that the page expired', async () => {
-    const started = await startSignIn();
-    await callbackOf(started, { email: ada.email, password: ada.password });
-    const response = await started.browser.get(started.pageUrl);
-    expect(response.status).toBe(400);
-    expect(await response.text()).toContain('This sign-in page has expired.');
   });
 
   it('signs in through a client added after start, with an account added after start', async () => {

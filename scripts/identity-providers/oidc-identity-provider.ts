@@ -4,19 +4,28 @@
  * clients, keys and sessions live in memory and are lost when it stops.
  *
  * Authorization code flow with PKCE (S256) only. The sign-in page is served here, without
- * JavaScript; consent is given with the sign-in, so there is no consent page.
+ * JavaScript (oidc-login-pages.ts); consent is given with the sign-in, so there is no consent page.
+ * Its storage is oidc-memory-adapter.ts, and what it uses of oidc-provider oidc-provider-typed.ts.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import {
-  createServer,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
-// @ts-expect-error -- oidc-provider ships no types; OidcProviderModule says what is used of it.
-import * as untypedOidcProvider from 'oidc-provider';
 import { listenOnFreePort } from '../free-port.mjs';
+import {
+  escapeHtml,
+  loginPage,
+  page,
+  readForm,
+  sendPage,
+  setPageHeaders,
+} from './oidc-login-pages.ts';
+import { InMemoryAdapter, type StoredEntry } from './oidc-memory-adapter.ts';
+import {
+  type ErrorPageContext,
+  type Interaction,
+  Provider,
+  errors,
+} from './oidc-provider-typed.ts';
 
 export interface OidcAccount {
   /** What the person types on the login page (an email address), case-insensitive. */
@@ -53,155 +62,6 @@ const passwordAcr = 'urn:example:acr:pwd';
 const securityKeyAcr = 'urn:example:acr:mfa';
 const grantedScope = 'openid email profile';
 const grantedClaims = ['email', 'email_verified', 'given_name', 'family_name'];
-const formBodyLimit = 16 * 1024;
-/** Seconds an entry outlives its expiry in the store, as oidc-provider's clock tolerance. */
-const storeTolerance = 15;
-
-type Payload = Record<string, unknown>;
-
-interface Interaction {
-  readonly uid: string;
-  readonly params: Readonly<Record<string, unknown>>;
-  readonly prompt: { readonly name: string };
-  readonly session?: { readonly accountId?: string };
-}
-
-type InteractionResult =
-  | {
-      readonly login?: { readonly accountId: string; readonly amr: string[]; readonly acr: string };
-      readonly consent: { readonly grantId: string };
-    }
-  | { readonly error: string; readonly error_description: string };
-
-interface Grant {
-  addOIDCScope(scope: string): void;
-  addOIDCClaims(claims: readonly string[]): void;
-  save(): Promise<string>;
-}
-
-interface ErrorPageContext {
-  type: string;
-  body: string;
-  set(field: string, value: string): void;
-}
-
-interface Provider {
-  callback(): (request: IncomingMessage, response: ServerResponse) => Promise<void>;
-  interactionDetails(request: IncomingMessage, response: ServerResponse): Promise<Interaction>;
-  interactionFinished(
-    request: IncomingMessage,
-    response: ServerResponse,
-    result: InteractionResult,
-    options: { mergeWithLastSubmission: boolean },
-  ): Promise<void>;
-  readonly Grant: new (properties: { accountId: string; clientId: string }) => Grant;
-  readonly Client: new (metadata: Payload) => unknown;
-  on(event: 'server_error', listener: (context: unknown, error: unknown) => void): void;
-}
-
-interface OidcProviderModule {
-  readonly Provider: new (issuer: string, configuration: Payload) => Provider;
-  readonly errors: {
-    readonly SessionNotFound: abstract new (...args: never[]) => Error;
-    readonly InvalidClientMetadata: abstract new (...args: never[]) => Error & {
-      error_description?: string;
-    };
-  };
-}
-
-const { Provider, errors } = untypedOidcProvider as unknown as OidcProviderModule;
-
-interface StoredEntry {
-  readonly payload: Payload;
-  /** Milliseconds since the epoch; none for what never expires (clients). */
-  readonly expiresAt: number | undefined;
-}
-
-/**
- * oidc-provider's storage interface over one Map for every model. Clients are entries of the
- * model `Client` that never expire, which is what lets `addClient` work after start.
- */
-class InMemoryAdapter {
-  readonly #model: string;
-  readonly #store: Map<string, StoredEntry>;
-
-  constructor(model: string, store: Map<string, StoredEntry>) {
-    this.#model = model;
-    this.#store = store;
-  }
-
-  #key(id: string): string {
-    return `${this.#model}:${id}`;
-  }
-
-  #entries(): [string, Payload][] {
-    const prefix = `${this.#model}:`;
-    const found: [string, Payload][] = [];
-    for (const [key, entry] of this.#store) {
-      if (key.startsWith(prefix) && !isExpired(entry)) found.push([key, entry.payload]);
-    }
-    return found;
-  }
-
-  upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
-    sweepExpired(this.#store);
-    this.#store.set(this.#key(id), {
-      payload,
-      expiresAt:
-        expiresIn === undefined ? undefined : Date.now() + (expiresIn + storeTolerance) * 1000,
-    });
-    return Promise.resolve();
-  }
-
-  find(id: string): Promise<Payload | undefined> {
-    const key = this.#key(id);
-    const entry = this.#store.get(key);
-    if (entry === undefined) return Promise.resolve(undefined);
-    if (isExpired(entry)) {
-      this.#store.delete(key);
-      return Promise.resolve(undefined);
-    }
-    return Promise.resolve(entry.payload);
-  }
-
-  findByUid(uid: string): Promise<Payload | undefined> {
-    return Promise.resolve(this.#entries().find(([, payload]) => payload['uid'] === uid)?.[1]);
-  }
-
-  findByUserCode(userCode: string): Promise<Payload | undefined> {
-    return Promise.resolve(
-      this.#entries().find(([, payload]) => payload['userCode'] === userCode)?.[1],
-    );
-  }
-
-  consume(id: string): Promise<void> {
-    const entry = this.#store.get(this.#key(id));
-    if (entry !== undefined) entry.payload['consumed'] = Math.floor(Date.now() / 1000);
-    return Promise.resolve();
-  }
-
-  destroy(id: string): Promise<void> {
-    this.#store.delete(this.#key(id));
-    return Promise.resolve();
-  }
-
-  revokeByGrantId(grantId: string): Promise<void> {
-    for (const [key, payload] of this.#entries()) {
-      if (payload['grantId'] === grantId) this.#store.delete(key);
-    }
-    return Promise.resolve();
-  }
-}
-
-function isExpired(entry: StoredEntry): boolean {
-  return entry.expiresAt !== undefined && entry.expiresAt <= Date.now();
-}
-
-function sweepExpired(store: Map<string, StoredEntry>): void {
-  for (const [key, entry] of store) {
-    if (isExpired(entry)) store.delete(key);
-  }
-}
 
 export async function startOidcIdentityProvider(options: {
   name: string;
@@ -520,133 +380,4 @@ function normalizeEmail(email: string): string {
 function samePassword(expected: string, typed: string): boolean {
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(expected), digest(typed));
-}
-
-/** The urlencoded body, or `undefined` once it has answered that the body is not one. */
-async function readForm(
-  request: IncomingMessage,
-  response: ServerResponse,
-): Promise<URLSearchParams | undefined> {
-  const contentType = request.headers['content-type'] ?? '';
-  if (!/^application\/x-www-form-urlencoded\b/i.test(contentType)) {
-    response.writeHead(415, { 'content-length': '0', connection: 'close' });
-    response.end();
-    return undefined;
-  }
-  if (Number(request.headers['content-length'] ?? 0) > formBodyLimit) {
-    response.writeHead(413, { 'content-length': '0', connection: 'close' });
-    response.end();
-    return undefined;
-  }
-  const body = await new Promise<string | undefined>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= formBodyLimit) chunks.push(chunk);
-    });
-    request.on('end', () => {
-      resolve(size <= formBodyLimit ? Buffer.concat(chunks).toString('utf8') : undefined);
-    });
-    request.on('error', reject);
-  });
-  if (body === undefined) {
-    response.writeHead(413, { 'content-length': '0', connection: 'close' });
-    response.end();
-    return undefined;
-  }
-  return new URLSearchParams(body);
-}
-
-const style = `
-      body { font: 1rem/1.5 system-ui, sans-serif; color: #1a1a1a; background: #f4f4f4; margin: 0; }
-      main { max-width: 24rem; margin: 3rem auto; padding: 1.5rem 2rem; background: #fff; border: 1px solid #ccc; border-radius: 0.5rem; }
-      h1 { font-size: 1.5rem; margin: 0 0 1rem; }
-      label { display: block; font-weight: 600; }
-      input[type='email'], input[type='password'] { box-sizing: border-box; width: 100%; padding: 0.5rem; font: inherit; border: 1px solid #666; border-radius: 0.25rem; }
-      .check label { display: inline; font-weight: normal; }
-      button { font: inherit; padding: 0.5rem 1rem; }
-      [role='alert'] { color: #a00000; border-left: 0.25rem solid #a00000; padding-left: 0.5rem; }
-    `;
-
-const styleHash = createHash('sha256').update(style).digest('base64');
-
-/**
- * No script, frame or foreign style is ever needed. No form-action either: browsers apply it to
- * the redirects that follow the sign-in, on to the client's redirect URI.
- */
-function setPageHeaders(set: (field: string, value: string) => void): void {
-  set(
-    'content-security-policy',
-    `default-src 'none'; style-src 'sha256-${styleHash}'; base-uri 'none'; frame-ancestors 'none'`,
-  );
-  set('cache-control', 'no-store');
-  set('x-content-type-options', 'nosniff');
-  set('referrer-policy', 'no-referrer');
-}
-
-function sendPage(response: ServerResponse, status: number, html: string): void {
-  const headers: OutgoingHttpHeaders = {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(html),
-  };
-  setPageHeaders((field, value) => {
-    headers[field] = value;
-  });
-  response.writeHead(status, headers);
-  response.end(html);
-}
-
-function page(name: string, content: string): string {
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>${escapeHtml(name)}</title>
-    <style>${style}</style>
-  </head>
-  <body>
-    <main>
-      <h1>${escapeHtml(name)}</h1>
-      ${content}
-    </main>
-  </body>
-</html>
-`;
-}
-
-function loginPage(name: string, uid: string, email: string, error?: string): string {
-  const action = `/interaction/${encodeURIComponent(uid)}`;
-  return page(
-    name,
-    `${error === undefined ? '' : `<p role="alert">${escapeHtml(error)}</p>`}
-      <form method="post" action="${action}/login">
-        <p>
-          <label for="email">Email address</label>
-          <input id="email" type="email" name="email" autocomplete="username" required value="${escapeHtml(email)}">
-        </p>
-        <p>
-          <label for="password">Password</label>
-          <input id="password" type="password" name="password" autocomplete="current-password" required>
-        </p>
-        <p class="check">
-          <input id="second_step" type="checkbox" name="second_step" value="yes">
-          <label for="second_step">I also used my security key</label>
-        </p>
-        <p><button type="submit">Sign in</button></p>
-      </form>
-      <form method="post" action="${action}/abort">
-        <p><button type="submit">Cancel</button></p>
-      </form>`,
-  );
-}
-
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }

@@ -2,17 +2,14 @@ import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto'
 import { deflateRawSync } from 'node:zlib';
 import { DOMParser } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAuthnRequest, readPostBindingPage } from './saml-bindings.ts';
 import {
-  PASSWORD_CONTEXT,
-  SAML_STATUS,
   type SamlAccount,
-  SECURITY_KEY_CONTEXT,
   type SamlIdentityProvider,
-  createSamlSigningKey,
-  readAuthnRequest,
-  readPostBindingPage,
   startSamlIdentityProvider,
 } from './saml-identity-provider.ts';
+import { createSamlSigningKey } from './saml-signing-keys.ts';
+import { PASSWORD_CONTEXT, SAML_STATUS, SECURITY_KEY_CONTEXT } from './saml-vocabulary.ts';
 
 const sp = {
   entityId: 'http://127.0.0.1:4321/api/v1/sso/saml/acme/metadata',

@@ -10,11 +10,13 @@ import { ErrorMessage } from '../../contract/error-messages.ts';
 import {
   readAuthnRequest,
   readPostBindingPage,
-  SECURITY_KEY_CONTEXT,
+} from '../../scripts/identity-providers/saml-bindings.ts';
+import type { CraftedResponseOptions } from '../../scripts/identity-providers/saml-crafted-responses.ts';
+import {
   startSamlIdentityProvider,
-  type CraftedResponseOptions,
   type SamlIdentityProvider,
 } from '../../scripts/identity-providers/saml-identity-provider.ts';
+import { SECURITY_KEY_CONTEXT } from '../../scripts/identity-providers/saml-vocabulary.ts';
 import { sessionTokenOf, startCompanySignIn } from './company-sign-in-support.ts';
 import { startTestApi, TEST_PASSWORD, TEST_PUBLIC_ORIGIN, type TestApi } from './support.ts';
 

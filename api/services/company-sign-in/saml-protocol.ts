@@ -4,7 +4,26 @@ import {
   SamlStatusError,
   ValidateInResponseTo,
 } from '@node-saml/node-saml';
-import { DOMParser } from '@xmldom/xmldom';
+import {
+  ACCEPTED_CLOCK_SKEW_MS,
+  MAX_ASSERTION_AGE_MS,
+  assertedIdentity,
+} from './saml-assertion.ts';
+import { SamlRefusal } from './saml-refusal.ts';
+import {
+  ASSERTION_NS,
+  EMAIL_ADDRESS_FORMAT,
+  ENTITY_FORMAT,
+  PROTOCOL_NS,
+  SIGNATURE_NS,
+  attribute,
+  childElements,
+  decodeResponse,
+  isElement,
+  onlyChild,
+  parseXml,
+  text,
+} from './saml-xml.ts';
 
 /**
  * The SAML 2.0 service provider's side of company sign-in, on @node-saml/node-saml (>= 5.1.0,
@@ -15,40 +34,11 @@ import { DOMParser } from '@xmldom/xmldom';
  * check the bearer confirmation's Recipient, the Response's Destination, either Issuer, or the
  * status of a Response that carries an assertion: this module does, on the signed elements only.
  * Nothing here is stored: the caller keeps the request ID on its sign-in row, consumes that row
- * once (which refuses a replayed response) and keeps assertion IDs unique.
+ * once (which refuses a replayed response) and keeps assertion IDs unique. The signed assertion is
+ * read by saml-assertion.ts, the XML by saml-xml.ts.
  */
 
-const PROTOCOL_NS = 'urn:oasis:names:tc:SAML:2.0:protocol';
-const ASSERTION_NS = 'urn:oasis:names:tc:SAML:2.0:assertion';
-const SIGNATURE_NS = 'http://www.w3.org/2000/09/xmldsig#';
-const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
-const EMAIL_ADDRESS_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
-const ENTITY_FORMAT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:entity';
-
-const ACCEPTED_CLOCK_SKEW_MS = 60_000;
-const MAX_ASSERTION_AGE_MS = 5 * 60_000;
-/** Far more than any IdP's response (a few KiB, tens with many attributes and certificates). */
-const MAX_RESPONSE_BYTES = 256 * 1024;
-
-/** Attribute names for each field, in order of preference: LDAP names, their OIDs, Microsoft's claims. */
-const EMAIL_ATTRIBUTES = [
-  'email',
-  'mail',
-  'urn:oid:0.9.2342.19200300.100.1.3',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
-];
-const GIVEN_NAME_ATTRIBUTES = [
-  'givenName',
-  'urn:oid:2.5.4.42',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname',
-];
-const FAMILY_NAME_ATTRIBUTES = [
-  'sn',
-  'surname',
-  'urn:oid:2.5.4.4',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname',
-];
 
 export interface SamlConnectionSettings {
   /** The IdP's entity id: the assertion's and response's Issuer must equal it. */
@@ -86,22 +76,8 @@ export interface SamlAssertedIdentity {
   readonly notOnOrAfter: Date | undefined;
 }
 
-/**
- * A SAML response refused. `code` is a short stable word for logs and tests: `malformed`,
- * `signature`, `in_response_to`, `expired`, `not_yet_valid`, `audience`, `recipient`,
- * `destination`, `issuer`, `status` (the IdP said no), `unsupported` (an encrypted assertion),
- * `invalid` (anything else node-saml refused). The message never holds the XML, the NameID or
- * any other value the response carried.
- */
-export class SamlRefusal extends Error {
-  readonly code: string;
-
-  constructor(code: string, reason: string) {
-    super(`SAML response refused (${code}): ${reason}`);
-    this.name = 'SamlRefusal';
-    this.code = code;
-  }
-}
+/** Defined in saml-refusal.ts, which the checks of saml-assertion.ts and saml-xml.ts share. */
+export { SamlRefusal };
 
 /** Builds the HTTP-Redirect binding URL of a new AuthnRequest, RelayState included. */
 export async function samlSignInRequest(
@@ -243,62 +219,6 @@ const unusedCache: CacheProvider = {
   removeAsync: () => Promise.resolve(null),
 };
 
-function decodeResponse(samlResponse: string): string {
-  // Base64, possibly broken into lines by the IdP.
-  const base64 = samlResponse.replace(/\s+/g, '');
-  if (
-    base64.length === 0 ||
-    base64.length > (MAX_RESPONSE_BYTES * 4) / 3 + 4 ||
-    !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)
-  ) {
-    throw new SamlRefusal('malformed', 'the response is not base64 of a reasonable size');
-  }
-  return Buffer.from(base64, 'base64').toString('utf8');
-}
-
-/** A namespace-aware DOM, or undefined when the XML is not well-formed or has a DOCTYPE. */
-function parseXml(xml: string): Document | undefined {
-  const failures: string[] = [];
-  const onError = (message: string) => failures.push(message);
-  const document = new DOMParser({
-    errorHandler: { warning: onError, error: onError, fatalError: onError },
-  }).parseFromString(xml, 'text/xml');
-  // No SAML message needs a DTD, and entities are where XML parsers' troubles live.
-  const hasDoctype = Array.from(document.childNodes).some((node) => node.nodeType === 10);
-  return failures.length > 0 || hasDoctype ? undefined : document;
-}
-
-function isElement(
-  node: Element | null | undefined,
-  namespace: string,
-  localName: string,
-): node is Element {
-  return !!node && node.namespaceURI === namespace && node.localName === localName;
-}
-
-function childElements(parent: Element, namespace: string, localName: string): Element[] {
-  return Array.from(parent.childNodes).filter(
-    (node): node is Element =>
-      node.nodeType === 1 && isElement(node as Element, namespace, localName),
-  );
-}
-
-/** The only child of that name, or undefined when there is none or more than one. */
-function onlyChild(parent: Element, namespace: string, localName: string): Element | undefined {
-  const children = childElements(parent, namespace, localName);
-  return children.length === 1 ? children[0] : undefined;
-}
-
-/** An attribute's value; undefined when absent (xmldom's getAttribute gives '' then). */
-function attribute(element: Element | undefined, name: string): string | undefined {
-  return element?.hasAttribute(name) ? (element.getAttribute(name) ?? undefined) : undefined;
-}
-
-function text(element: Element | undefined): string | undefined {
-  const value = element?.textContent.trim();
-  return value ? value : undefined;
-}
-
 function topStatusCode(response: Element): Element | undefined {
   const statusElement = onlyChild(response, PROTOCOL_NS, 'Status');
   return statusElement && onlyChild(statusElement, PROTOCOL_NS, 'StatusCode');
@@ -327,103 +247,6 @@ function checkResponseIssuer(response: Element, idpEntityId: string, required: b
   if (text(issuer) !== idpEntityId || (format !== undefined && format !== ENTITY_FORMAT)) {
     throw new SamlRefusal('issuer', "the response's Issuer is not the identity provider");
   }
-}
-
-/** What the signed assertion says, once the checks node-saml leaves out have passed. */
-function assertedIdentity(
-  assertion: Element,
-  settings: SamlConnectionSettings,
-  expectedRequestId: string,
-): SamlAssertedIdentity {
-  const now = Date.now();
-  const issuer = onlyChild(assertion, ASSERTION_NS, 'Issuer');
-  const issuerFormat = attribute(issuer, 'Format');
-  if (
-    text(issuer) !== settings.idpEntityId ||
-    (issuerFormat !== undefined && issuerFormat !== ENTITY_FORMAT)
-  ) {
-    throw new SamlRefusal('issuer', "the assertion's Issuer is not the identity provider");
-  }
-
-  const subject = onlyChild(assertion, ASSERTION_NS, 'Subject');
-  const bearers = (subject ? childElements(subject, ASSERTION_NS, 'SubjectConfirmation') : [])
-    .filter((confirmation) => attribute(confirmation, 'Method') === BEARER)
-    .flatMap((confirmation) => childElements(confirmation, ASSERTION_NS, 'SubjectConfirmationData'))
-    .filter((data) => attribute(data, 'Recipient') === settings.acsUrl);
-  if (bearers.length === 0) {
-    throw new SamlRefusal('recipient', 'no bearer confirmation names our ACS URL as Recipient');
-  }
-  // Web SSO profile 4.1.4.2: the bearer confirmation answers our request and expires.
-  const bearer = bearers.find((data) => attribute(data, 'InResponseTo') === expectedRequestId);
-  if (!bearer) {
-    throw new SamlRefusal('in_response_to', 'the bearer confirmation answers another request');
-  }
-  const bearerNotOnOrAfter = instant(attribute(bearer, 'NotOnOrAfter'));
-  const bearerNotBefore = instant(attribute(bearer, 'NotBefore'));
-  if (bearerNotOnOrAfter === undefined || now - ACCEPTED_CLOCK_SKEW_MS >= bearerNotOnOrAfter) {
-    throw new SamlRefusal('expired', 'the bearer confirmation has no future NotOnOrAfter');
-  }
-  if (bearerNotBefore !== undefined && now + ACCEPTED_CLOCK_SKEW_MS < bearerNotBefore) {
-    throw new SamlRefusal('not_yet_valid', 'the bearer confirmation is not valid yet');
-  }
-
-  const nameIdElement = subject && onlyChild(subject, ASSERTION_NS, 'NameID');
-  const nameId = text(nameIdElement);
-  if (nameId === undefined) throw new SamlRefusal('malformed', 'the assertion has no NameID');
-  const attributes = attributeValues(assertion);
-  const firstOf = (names: readonly string[]) =>
-    names.map((name) => attributes.get(name)).find((value) => value !== undefined);
-  const email =
-    attribute(nameIdElement, 'Format') === EMAIL_ADDRESS_FORMAT
-      ? nameId
-      : firstOf(EMAIL_ATTRIBUTES);
-
-  const authnStatement = childElements(assertion, ASSERTION_NS, 'AuthnStatement')[0];
-  const authnContext = authnStatement && onlyChild(authnStatement, ASSERTION_NS, 'AuthnContext');
-  const classRef = authnContext && onlyChild(authnContext, ASSERTION_NS, 'AuthnContextClassRef');
-
-  const conditions = onlyChild(assertion, ASSERTION_NS, 'Conditions');
-  const issueInstant = instant(attribute(assertion, 'IssueInstant'));
-  const limits = [
-    instant(attribute(conditions, 'NotOnOrAfter')),
-    bearerNotOnOrAfter,
-    issueInstant === undefined ? undefined : issueInstant + MAX_ASSERTION_AGE_MS,
-  ].filter((limit) => limit !== undefined);
-
-  const assertionId = attribute(assertion, 'ID');
-  if (!assertionId) throw new SamlRefusal('malformed', 'the assertion has no ID');
-  return {
-    nameId,
-    email,
-    givenName: firstOf(GIVEN_NAME_ATTRIBUTES),
-    familyName: firstOf(FAMILY_NAME_ATTRIBUTES),
-    assertionId,
-    authnContextClassRef: text(classRef),
-    notOnOrAfter:
-      limits.length === 0 ? undefined : new Date(Math.min(...limits) + ACCEPTED_CLOCK_SKEW_MS),
-  };
-}
-
-/** Each attribute's first non-empty value, by Name; the first attribute of a name wins. */
-function attributeValues(assertion: Element): Map<string, string> {
-  const values = new Map<string, string>();
-  for (const statement of childElements(assertion, ASSERTION_NS, 'AttributeStatement')) {
-    for (const element of childElements(statement, ASSERTION_NS, 'Attribute')) {
-      const name = attribute(element, 'Name');
-      if (!name || values.has(name)) continue;
-      const value = childElements(element, ASSERTION_NS, 'AttributeValue')
-        .map((element) => text(element))
-        .find((candidate) => candidate !== undefined);
-      if (value !== undefined) values.set(name, value);
-    }
-  }
-  return values;
-}
-
-function instant(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? undefined : time;
 }
 
 /**
