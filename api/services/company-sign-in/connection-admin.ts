@@ -77,19 +77,44 @@ export async function setOidcConnection(
   if (input.clientSecret.trim() === '')
     throw new ConnectionAdminError('The client secret is empty.');
   const domains = input.domains.map(normalizedDomain);
+  return writeConnection(database, clock, input.companySlug, domains, (companyId) => ({
+    protocol: 'oidc',
+    oidcIssuer: issuer,
+    oidcClientId: input.clientId.trim(),
+    oidcClientSecret: secrets.seal(input.clientSecret.trim(), companyId),
+    samlIdpEntityId: null,
+    samlSsoUrl: null,
+    samlIdpCertificates: null,
+  }));
+}
+
+type ProviderSettings = Pick<
+  CompanyConnection,
+  | 'protocol'
+  | 'oidcIssuer'
+  | 'oidcClientId'
+  | 'oidcClientSecret'
+  | 'samlIdpEntityId'
+  | 'samlSsoUrl'
+  | 'samlIdpCertificates'
+> &
+  Partial<Pick<CompanyConnection, 'samlRequireSignedResponse'>>;
+
+/**
+ * Writes a company's provider in place of the one it had, and the domains it claims, in one
+ * transaction: a domain another company claims leaves nothing written.
+ */
+function writeConnection(
+  database: Database,
+  clock: Clock,
+  companySlug: string,
+  domains: readonly string[],
+  settingsFor: (companyId: number) => ProviderSettings,
+): Promise<CompanyConnection> {
   return database.transaction(async (transaction) => {
     const now = clock.now();
-    const company = await companyBySlug(transaction, input.companySlug);
-    const values = {
-      protocol: 'oidc' as const,
-      oidcIssuer: issuer,
-      oidcClientId: input.clientId.trim(),
-      oidcClientSecret: secrets.seal(input.clientSecret.trim(), company.id),
-      samlIdpEntityId: null,
-      samlSsoUrl: null,
-      samlIdpCertificates: null,
-      updatedAt: now,
-    };
+    const company = await companyBySlug(transaction, companySlug);
+    const values = { ...settingsFor(company.id), updatedAt: now };
     const [connection] = await transaction
       .insert(companyConnections)
       .values({ ...values, companyId: company.id, createdAt: now })
@@ -136,29 +161,16 @@ export async function setSamlConnection(
     }
   }
   const domains = input.domains.map(normalizedDomain);
-  return database.transaction(async (transaction) => {
-    const now = clock.now();
-    const company = await companyBySlug(transaction, input.companySlug);
-    const values = {
-      protocol: 'saml' as const,
-      oidcIssuer: null,
-      oidcClientId: null,
-      oidcClientSecret: null,
-      samlIdpEntityId: input.idpEntityId.trim(),
-      samlSsoUrl: input.ssoUrl.trim(),
-      samlIdpCertificates: input.certificates.map((certificate) => certificate.trim()),
-      samlRequireSignedResponse: !(input.assertionOnlySigning ?? false),
-      updatedAt: now,
-    };
-    const [connection] = await transaction
-      .insert(companyConnections)
-      .values({ ...values, companyId: company.id, createdAt: now })
-      .onConflictDoUpdate({ target: companyConnections.companyId, set: values })
-      .returning();
-    if (!connection) throw new Error('Writing the connection returned no row.');
-    await claimDomains(transaction, connection.id, domains, now);
-    return connection;
-  });
+  return writeConnection(database, clock, input.companySlug, domains, () => ({
+    protocol: 'saml',
+    oidcIssuer: null,
+    oidcClientId: null,
+    oidcClientSecret: null,
+    samlIdpEntityId: input.idpEntityId.trim(),
+    samlSsoUrl: input.ssoUrl.trim(),
+    samlIdpCertificates: input.certificates.map((certificate) => certificate.trim()),
+    samlRequireSignedResponse: !(input.assertionOnlySigning ?? false),
+  }));
 }
 
 /** A provider's sign-on address: https, or plain http on this machine (docs/decisions/009). */
