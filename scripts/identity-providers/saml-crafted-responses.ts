@@ -1,6 +1,6 @@
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
-import type { SamlServiceProviderEndpoints } from './saml-identity-provider.ts';
+import type { SamlServiceProviderEndpoints } from './saml-vocabulary.ts';
 import type { SamlSigningKey } from './saml-signing-keys.ts';
 import {
   ASSERTION_NS,

@@ -1,5 +1,5 @@
 import * as samlify from 'samlify';
-import type { SamlAccount, SamlServiceProviderEndpoints } from './saml-identity-provider.ts';
+import type { SamlAccount, SamlServiceProviderEndpoints } from './saml-vocabulary.ts';
 import type { SamlSigningKey } from './saml-signing-keys.ts';
 import {
   BASIC_ATTRIBUTE_FORMAT,

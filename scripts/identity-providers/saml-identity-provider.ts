@@ -10,7 +10,13 @@ import {
 import { honestResponses } from './saml-honest-responses.ts';
 import { loginPage, page, postBindingPage, send } from './saml-login-pages.ts';
 import { createSamlSigningKey } from './saml-signing-keys.ts';
-import { SAML_STATUS } from './saml-vocabulary.ts';
+import {
+  SAML_STATUS,
+  type SamlAccount,
+  type SamlServiceProviderEndpoints,
+} from './saml-vocabulary.ts';
+
+export type { SamlAccount, SamlServiceProviderEndpoints };
 
 /**
  * A SAML 2.0 identity provider for the tests and the demo of company sign-in: a plain HTTP server
@@ -31,19 +37,6 @@ import { SAML_STATUS } from './saml-vocabulary.ts';
 const MAX_FORM_BYTES = 16 * 1024;
 /** Sign-ins shown and not finished that are kept; the oldest are forgotten first. */
 const MAX_PENDING = 1000;
-
-export interface SamlAccount {
-  readonly email: string;
-  readonly password: string;
-  readonly givenName: string;
-  readonly familyName: string;
-}
-
-/** A service provider as the identity provider knows it: from its metadata. */
-export interface SamlServiceProviderEndpoints {
-  readonly entityId: string;
-  readonly acsUrl: string;
-}
 
 export interface SamlIdentityProvider {
   /** `http://127.0.0.1:<port>/metadata`, where the provider's metadata is served. */

@@ -45,3 +45,17 @@ export function childElement(
   }
   return null;
 }
+
+/** A person the identity provider signs in. */
+export interface SamlAccount {
+  readonly email: string;
+  readonly password: string;
+  readonly givenName: string;
+  readonly familyName: string;
+}
+
+/** A service provider as the identity provider knows it: from its metadata. */
+export interface SamlServiceProviderEndpoints {
+  readonly entityId: string;
+  readonly acsUrl: string;
+}

@@ -1,4 +1,4 @@
-import type { SamlAssertedIdentity, SamlConnectionSettings } from './saml-protocol.ts';
+import type { SamlAssertedIdentity, SamlConnectionSettings } from './saml-settings.ts';
 import { SamlRefusal } from './saml-refusal.ts';
 import {
   ASSERTION_NS,

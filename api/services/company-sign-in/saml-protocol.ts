@@ -10,6 +10,7 @@ import {
   assertedIdentity,
 } from './saml-assertion.ts';
 import { SamlRefusal } from './saml-refusal.ts';
+import type { SamlAssertedIdentity, SamlConnectionSettings } from './saml-settings.ts';
 import {
   ASSERTION_NS,
   EMAIL_ADDRESS_FORMAT,
@@ -40,44 +41,14 @@ import {
 
 const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
 
-export interface SamlConnectionSettings {
-  /** The IdP's entity id: the assertion's and response's Issuer must equal it. */
-  readonly idpEntityId: string;
-  /** The IdP's SingleSignOnService URL (HTTP-Redirect binding). */
-  readonly ssoUrl: string;
-  /** PEM certificates (or PUBLIC KEY PEMs) of the IdP; two during a rotation. */
-  readonly idpCertificates: readonly string[];
-  /** When true (the default for connections) the Response must be signed as well as the Assertion. */
-  readonly requireSignedResponse: boolean;
-  /** Our entity id and assertion consumer service URL, built by the caller from the public origin. */
-  readonly spEntityId: string;
-  readonly acsUrl: string;
-}
-
 export interface SamlSignInRequest {
   readonly redirectUrl: string;
   readonly requestId: string;
 }
 
-export interface SamlAssertedIdentity {
-  readonly nameId: string;
-  /** The NameID when its format is emailAddress, else a mail/email attribute. */
-  readonly email: string | undefined;
-  readonly givenName: string | undefined;
-  readonly familyName: string | undefined;
-  /** The signed assertion's ID, for replay refusal (the caller stores it unique). */
-  readonly assertionId: string;
-  readonly authnContextClassRef: string | undefined;
-  /**
-   * When the assertion stops being accepted anyway (its and its bearer confirmation's
-   * NotOnOrAfter, its IssueInstant plus the maximum age, whichever comes first, plus the accepted
-   * clock skew): how long its ID must be remembered.
-   */
-  readonly notOnOrAfter: Date | undefined;
-}
-
 /** Defined in saml-refusal.ts, which the checks of saml-assertion.ts and saml-xml.ts share. */
 export { SamlRefusal };
+export type { SamlAssertedIdentity, SamlConnectionSettings };
 
 /** Builds the HTTP-Redirect binding URL of a new AuthnRequest, RelayState included. */
 export async function samlSignInRequest(

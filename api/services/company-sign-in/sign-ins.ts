@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lte } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { companySignIns, usedSamlAssertions, type CompanySignIn } from '../../db/schema/index.ts';
 import { MINUTE } from '../../../platform/clock.ts';
@@ -39,18 +39,7 @@ export async function waitingSignIn(
   token: string,
   now: Date,
 ): Promise<CompanySignIn | undefined> {
-  if (!looksLikeToken(token)) return undefined;
-  const [row] = await database
-    .select()
-    .from(companySignIns)
-    .where(
-      and(
-        eq(companySignIns.tokenHash, hashToken(token)),
-        isNull(companySignIns.answeredAt),
-        gt(companySignIns.expiresAt, now),
-      ),
-    );
-  return row;
+  return signInOfToken(database, token, now, isNull(companySignIns.answeredAt));
 }
 
 /**
@@ -115,18 +104,7 @@ export async function unfinishedSignIn(
   token: string,
   now: Date,
 ): Promise<CompanySignIn | undefined> {
-  if (!looksLikeToken(token)) return undefined;
-  const [row] = await database
-    .select()
-    .from(companySignIns)
-    .where(
-      and(
-        eq(companySignIns.tokenHash, hashToken(token)),
-        isNull(companySignIns.finishedAt),
-        gt(companySignIns.expiresAt, now),
-      ),
-    );
-  return row;
+  return signInOfToken(database, token, now, isNull(companySignIns.finishedAt));
 }
 
 /** The sign-in that sent this SAML request and has had no answer yet. */
@@ -174,19 +152,12 @@ export async function signInAwaitingLink(
   token: string,
   now: Date,
 ): Promise<CompanySignIn | undefined> {
-  if (!looksLikeToken(token)) return undefined;
-  const [row] = await database
-    .select()
-    .from(companySignIns)
-    .where(
-      and(
-        eq(companySignIns.tokenHash, hashToken(token)),
-        eq(companySignIns.linkRequired, true),
-        isNull(companySignIns.finishedAt),
-        gt(companySignIns.expiresAt, now),
-      ),
-    );
-  return row;
+  return signInOfToken(
+    database,
+    token,
+    now,
+    and(eq(companySignIns.linkRequired, true), isNull(companySignIns.finishedAt)),
+  );
 }
 
 /** Marks the sign-in done, once: false when another request finished it first. */
@@ -201,4 +172,25 @@ export async function finishSignIn(
     .where(and(eq(companySignIns.id, id), isNull(companySignIns.finishedAt)))
     .returning({ id: companySignIns.id });
   return finished.length === 1;
+}
+
+/** The sign-in of this browser's token, unexpired, in the state `condition` says. */
+async function signInOfToken(
+  database: Database,
+  token: string,
+  now: Date,
+  condition: SQL | undefined,
+): Promise<CompanySignIn | undefined> {
+  if (!looksLikeToken(token)) return undefined;
+  const [row] = await database
+    .select()
+    .from(companySignIns)
+    .where(
+      and(
+        eq(companySignIns.tokenHash, hashToken(token)),
+        condition,
+        gt(companySignIns.expiresAt, now),
+      ),
+    );
+  return row;
 }
