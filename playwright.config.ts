@@ -75,6 +75,7 @@ export default defineConfig({
       PORT: String(port),
       PUBLIC_ORIGIN: baseURL,
       SESSION_SECRET: 'e2e-only-session-secret-not-for-production-use',
+      DEMO_COMPANY_SIGN_IN: 'false',
       KIT_GALLERY: 'true',
       OUTBOX_VIEWER: 'true',
     },

@@ -13,6 +13,7 @@ export type ApiThreadOptions = Pick<
   | 'databaseUrl'
   | 'dataDir'
   | 'seedDemoData'
+  | 'demoCompanySignIn'
   | 'publicOrigin'
   | 'outboxViewer'
   | 'smtpUrl'

@@ -4,9 +4,10 @@ import path from 'node:path';
 import type { Hono } from 'hono';
 import { createApiApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
-import type { DemoAccount } from './demo/demo-accounts.ts';
+import { demoEmployeeAccount, type DemoAccount } from './demo/demo-accounts.ts';
 import { seedDemoRequests } from './demo/seed-requests.ts';
 import { seedDemoData } from './demo/seed.ts';
+import { seedDemoCompanySignIn, type DemoCompanySignIn } from './demo/seed-company-sign-in.ts';
 import { systemClock, type Clock } from '../platform/clock.ts';
 import {
   createSmtpEmailProvider,
@@ -63,6 +64,11 @@ export interface ReferenceApiOptions {
   dataDir?: string | undefined;
   /** Create the demo companies and accounts (default false). */
   seedDemoData?: boolean | undefined;
+  /**
+   * The development provider the demo company signs in through, started by the server for this
+   * run (`npm start`, `npm run dev`); unset, the demo company's sign-in is off.
+   */
+  demoCompanySignIn?: DemoCompanySignIn | undefined;
   clock?: Clock | undefined;
   /**
    * The proxies whose `X-Forwarded-For` and `X-Request-Id` are believed (default none: the socket
@@ -225,8 +231,14 @@ export async function openReferenceApi(
       });
     // Without a key, one for this process: what it seals lives as long as the database does.
     const secretKey = options.factorSecretKey ?? randomBytes(32);
-    const demoAccounts = options.seedDemoData ? await seedDemoData(database.db, clock) : [];
-    if (options.seedDemoData) await seedDemoRequests(database.db, clock, storage);
+    const connectionSecrets = createConnectionSecrets(secretKey);
+    let demoAccounts: DemoAccount[] = [];
+    if (options.seedDemoData) {
+      const members = await seedDemoData(database.db, clock);
+      await seedDemoRequests(database.db, clock, storage);
+      await seedDemoCompanySignIn(database.db, clock, connectionSecrets, options.demoCompanySignIn);
+      demoAccounts = options.demoCompanySignIn ? [...members, demoEmployeeAccount()] : members;
+    }
     const app = createApiApp({
       db: database.db,
       clock,
@@ -237,7 +249,7 @@ export async function openReferenceApi(
       factorSecrets: createFactorSecrets(secretKey),
       companySignIn: {
         oidc: createOidcProviders({ customFetch: options.companySignInFetch }),
-        connectionSecrets: createConnectionSecrets(secretKey),
+        connectionSecrets,
       },
     });
     const outbox = createOutboxWorker({

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import compression from 'compression';
 import { clientAddressFrom } from '../platform/client-address.ts';
 import { runEmbeddedApiInThread } from '../api/embedded-thread-client.ts';
+import { offerDemoIdentityProvider } from '../src/server/api/demo-identity-provider.ts';
 import { runShutdownTasks } from '../platform/shutdown.ts';
 import { productionConveniencesLine } from '../platform/settings.ts';
 import {
@@ -95,6 +96,10 @@ if (!existsSync(entry) || !existsSync(apiThreadEntry)) {
   refuseToStart('There is no build to serve yet: run `npm run build` first (or `npm start`).');
 }
 runEmbeddedApiInThread(apiThreadEntry);
+// Started only when the settings ask for it (never for production): src/server/config.ts.
+offerDemoIdentityProvider(
+  new URL('./identity-providers/demo-identity-provider.ts', import.meta.url),
+);
 const { handler, options } = await import(entry.href);
 const serveStatic = staticFiles(projectRoot);
 

@@ -77,11 +77,43 @@ export const DEMO_USERS: readonly DemoUser[] = [
   },
 ];
 
+/**
+ * The demo company whose people sign in through a development identity provider of its own
+ * (`npm start`, `npm run dev`): its employee exists only at that provider until their first
+ * company sign-in creates them here.
+ */
+export const DEMO_COMPANY_SIGN_IN = {
+  companyName: 'Globex',
+  companySlug: 'globex',
+  domain: 'globex.example',
+  employee: {
+    email: 'employee@globex.example',
+    subject: 'globex-employee-1',
+    givenName: 'Robin',
+    familyName: 'Park',
+  },
+} as const;
+
+export function demoPassword(): string {
+  return process.env['DEMO_PASSWORD'] ?? DEFAULT_DEMO_PASSWORD;
+}
+
 /** The demo accounts as printed: every one with the same password. */
-export function demoAccounts(
-  password: string = process.env['DEMO_PASSWORD'] ?? DEFAULT_DEMO_PASSWORD,
-): DemoAccount[] {
+export function demoAccounts(password: string = demoPassword()): DemoAccount[] {
   return DEMO_USERS.map(({ email, description }) => ({ email, password, description }));
+}
+
+/**
+ * The demo company's employee as printed beside the demo accounts when its provider runs: the
+ * password is the one the provider asks for.
+ */
+export function demoEmployeeAccount(password: string = demoPassword()): DemoAccount {
+  const { companyName, employee } = DEMO_COMPANY_SIGN_IN;
+  return {
+    email: employee.email,
+    password,
+    description: `Employee of ${companyName}, signed in by ${companyName}'s own provider`,
+  };
 }
 
 /** The lines a server prints at start so that people can sign in to a fresh install. */

@@ -8,6 +8,7 @@ import {
 import type { Database } from '../db/client.ts';
 import {
   DEFAULT_DEMO_PASSWORD,
+  DEMO_COMPANY_SIGN_IN,
   DEMO_USERS,
   demoAccounts,
   type DemoAccount,
@@ -25,6 +26,11 @@ interface DemoCompany {
 const DEMO_COMPANIES: readonly DemoCompany[] = [
   { name: 'Acme Health', slug: 'acme', mfaRequired: false },
   { name: 'Northwind Secure', slug: 'northwind', mfaRequired: true },
+  {
+    name: DEMO_COMPANY_SIGN_IN.companyName,
+    slug: DEMO_COMPANY_SIGN_IN.companySlug,
+    mfaRequired: false,
+  },
   { name: INTERNAL_COMPANY_NAMES[0], slug: null, mfaRequired: false },
   { name: INTERNAL_COMPANY_NAMES[1], slug: null, mfaRequired: false },
 ];

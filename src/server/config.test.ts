@@ -37,6 +37,19 @@ describe('the web configuration', () => {
     });
   });
 
+  it('starts the demo company’s provider with the demo data on this machine, never for production', () => {
+    expect(parseConfig({}).demoCompanySignIn).toBe(true);
+    expect(parseConfig({ DEMO_COMPANY_SIGN_IN: 'false' }).demoCompanySignIn).toBe(false);
+    expect(parseConfig({ SEED_DEMO_DATA: 'false' }).demoCompanySignIn).toBe(false);
+    expect(
+      parseConfig({
+        PUBLIC_ORIGIN: 'https://portal.example',
+        SEED_DEMO_DATA: 'true',
+        DEMO_COMPANY_SIGN_IN: 'true',
+      }).demoCompanySignIn,
+    ).toBe(false);
+  });
+
   it('uses Secure cookies when the public origin is https', () => {
     expect(parseConfig({ PUBLIC_ORIGIN: 'https://portal.example' }).secureCookies).toBe(true);
   });

@@ -40,6 +40,7 @@ const environmentSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   // Unset: on for a server only this machine reaches, off for production (servesProduction).
   SEED_DEMO_DATA: booleanSetting(undefined),
+  DEMO_COMPANY_SIGN_IN: booleanSetting(true),
   PRODUCTION_WEB_ORIGINS: originListSetting,
   PRODUCTION_API_ORIGINS: originListSetting,
   KIT_GALLERY: booleanSetting(false),
@@ -84,6 +85,11 @@ export interface WebConfig {
   readonly sessionSecret: string | undefined;
   /** Seed the demo accounts: SEED_DEMO_DATA, else on unless serving for production. */
   readonly seedDemoData: boolean;
+  /**
+   * Start the demo company's development identity provider with the server: DEMO_COMPANY_SIGN_IN
+   * (default on) with the demo data, and never when serving for production.
+   */
+  readonly demoCompanySignIn: boolean;
   /** Reached over https or by other machines (platform/settings.ts `servesProduction`). */
   readonly servesProduction: boolean;
   readonly productionWebOrigins: readonly string[];
@@ -130,6 +136,7 @@ export function parseConfig(environment: Record<string, string | undefined>): We
   const env = parseSettings(environmentSchema, environment);
   const publicOrigin = env.PUBLIC_ORIGIN;
   const production = servesProduction(publicOrigin, env.HOST);
+  const seedDemoData = env.SEED_DEMO_DATA ?? !production;
   return {
     host: env.HOST,
     port: env.PORT,
@@ -142,7 +149,8 @@ export function parseConfig(environment: Record<string, string | undefined>): We
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR,
     sessionSecret: env.SESSION_SECRET,
-    seedDemoData: env.SEED_DEMO_DATA ?? !production,
+    seedDemoData,
+    demoCompanySignIn: env.DEMO_COMPANY_SIGN_IN && seedDemoData && !production,
     servesProduction: production,
     productionWebOrigins: env.PRODUCTION_WEB_ORIGINS,
     productionApiOrigins: env.PRODUCTION_API_ORIGINS,

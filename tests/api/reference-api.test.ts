@@ -149,7 +149,7 @@ describe('seedDemoData', () => {
       const [userRows] = await database.db.select({ total: count() }).from(users);
       const [companyRows] = await database.db.select({ total: count() }).from(companies);
       expect(userRows?.total).toBe(5);
-      expect(companyRows?.total).toBe(4);
+      expect(companyRows?.total).toBe(5);
       const [acme] = await database.db.select().from(companies).where(eq(companies.slug, 'acme'));
       expect(acme?.name).toBe('Acme Health');
       const internal = await database.db
@@ -229,7 +229,7 @@ describe('seedDemoData', () => {
       const [userRows] = await database.db.select({ total: count() }).from(users);
       const [companyRows] = await database.db.select({ total: count() }).from(companies);
       expect(userRows?.total).toBe(5);
-      expect(companyRows?.total).toBe(4);
+      expect(companyRows?.total).toBe(5);
     } finally {
       await database.close();
     }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { recordCspViolations } from './support/csp-violations';
 import { devServerTest, viteClientConnected } from './support/dev-server';
+import { demoEmployeeLine, signInAsDemoEmployee } from './support/demo-company-sign-in';
 import { member, signIn } from './support/journeys';
 
 // `npm run dev`, as the README offers it to a newcomer and to content editors. Every other browser
@@ -76,6 +77,19 @@ test('the demo member signs in and sees the Dashboard, styled, breaking no conte
   expect(violations).toEqual([]);
 });
 
+test('the demo company’s employee signs in through its own provider, started by npm run dev', async ({
+  page,
+  devServer,
+}) => {
+  test.slow();
+  // The address npm run dev prints, which the provider returns to.
+  const printedAddress = `http://localhost:${new URL(devServer.baseURL).port}`;
+  await signInAsDemoEmployee(page, printedAddress, firstCompile);
+  await expect(page.getByRole('heading', { level: 1, name: 'Protect your account' })).toBeVisible(
+    firstCompile,
+  );
+});
+
 test('an editor’s save reloads the welcome page; a mistake is told in the terminal, and the page keeps its words', async ({
   page,
   devServer,
@@ -122,6 +136,7 @@ test('npm run dev prints the demo accounts as it starts, and once', ({ devServer
   expect(devServer.startOutput).toMatch(
     /^ {2}member@example\.com +portal-demo-2026 +Member of Acme Health$/mu,
   );
+  expect(devServer.startOutput).toMatch(demoEmployeeLine);
   // The embedded API, opened since by the pages above, does not print them again.
   expect(devServer.output().match(/Demo accounts \(email, password\):/gu)).toHaveLength(1);
 });

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { demoEmployeeLine } from './support/demo-company-sign-in';
 import { anonymousVisitor } from './support/http-visitor';
 import { member } from './support/journeys';
 import { startPortalServer } from './support/portal-server';
@@ -70,6 +71,8 @@ test('a server for production given demo accounts and the outbox by name warns i
       PUBLIC_ORIGIN: 'https://portal.example.com',
       SEED_DEMO_DATA: 'true',
       OUTBOX_VIEWER: 'true',
+      // Never for production, even when named.
+      DEMO_COMPANY_SIGN_IN: 'true',
     },
   });
   try {
@@ -81,6 +84,7 @@ test('a server for production given demo accounts and the outbox by name warns i
     expect(warning[0]).toContain('SEED_DEMO_DATA=true');
     expect(warning[0]).toContain('OUTBOX_VIEWER=true');
     expect(server.output()).toContain('Demo accounts');
+    expect(server.output()).not.toMatch(demoEmployeeLine);
   } finally {
     await server.stop();
   }

@@ -4,6 +4,7 @@ import {
   demoAccounts,
   demoAccountsShownAtStart,
   demoAccountsText,
+  demoEmployeeAccount,
   markDemoAccountsShown,
 } from '../../../api/demo/demo-accounts.ts';
 import { onShutdown } from '../../../platform/shutdown.ts';
@@ -12,6 +13,7 @@ import type { ReferenceApi } from '../../../api/index.ts';
 import type { ApiTransport } from './client';
 import { config, productionApiWarning, siteOrigin, type WebConfig } from '../config';
 import { factorSecretKey, storageSecret } from '../secret';
+import { startDemoIdentityProvider } from './demo-identity-provider';
 
 export interface ApiEndpoint {
   readonly transport: ApiTransport;
@@ -73,6 +75,9 @@ async function connect(): Promise<ApiEndpoint> {
       ? { databaseUrl: settings.databaseUrl }
       : { dataDir: path.resolve(settings.dataDir, 'pglite') }),
     seedDemoData: settings.seedDemoData,
+    demoCompanySignIn: settings.demoCompanySignIn
+      ? await startDemoIdentityProvider(siteOrigin(settings))
+      : undefined,
     publicOrigin: siteOrigin(settings),
     outboxViewer: settings.outboxViewer,
     smtpUrl: settings.smtpUrl,
@@ -121,7 +126,8 @@ export async function checkDataFolderAtDevStart(settings: WebConfig): Promise<vo
     }
   }
   if (settings.seedDemoData) {
-    console.log(demoAccountsText(demoAccounts()));
+    const employee = settings.demoCompanySignIn ? [demoEmployeeAccount()] : [];
+    console.log(demoAccountsText([...demoAccounts(), ...employee]));
     markDemoAccountsShown();
   }
 }

@@ -134,6 +134,7 @@ export const dataTemplateVariable = 'PORTAL_DATA_TEMPLATE';
  * embedded PGlite): a server with any other setting of its own starts from an empty folder.
  */
 const settingsKeepingTheTemplate = new Set([
+  'DEMO_COMPANY_SIGN_IN',
   'OUTBOX_VIEWER',
   'SMTP_URL',
   'KIT_GALLERY',
@@ -175,6 +176,8 @@ export async function startPortalServer(options: PortalServerOptions = {}): Prom
     PORT: String(port),
     PUBLIC_ORIGIN: baseURL,
     SESSION_SECRET: 'e2e-only-session-secret-not-for-production-use',
+    // The demo company's provider costs every server a start; the specs that try it turn it on.
+    DEMO_COMPANY_SIGN_IN: 'false',
     ...options.env,
     ...(options.dataDir === undefined ? {} : { DATA_DIR: options.dataDir }),
     TMPDIR: scratch,
