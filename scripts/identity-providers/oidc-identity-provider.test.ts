@@ -1,3 +1,4 @@
+import { decodeProtectedHeader } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcIdentityProvider, type OidcIdentityProvider } from './oidc-identity-provider.ts';
@@ -13,6 +14,7 @@ import {
   startAcmeProvider,
   startSignInAt,
 } from './oidc-identity-provider-test-support.ts';
+import { createOidcSigningKey } from './oidc-signing-keys.ts';
 
 // The provider as an OpenID Connect client sees it: discovery, tokens, refusals, clients added
 // after start, stopping, and silence on the console. Its login page is oidc-login-pages.test.ts's.
@@ -202,6 +204,29 @@ describe('the OpenID Connect identity provider', () => {
     expect(() => {
       idp.addClient({ clientId: 'short', clientSecret: 'too short', redirectUris: [redirectUri] });
     }).toThrow(/at least 32 characters/);
+  });
+
+  it('publishes the public half of the keys it rotates to, signs with the first, and keeps sign-ins under way', async () => {
+    const rotating = await startAcmeProvider();
+    try {
+      const started = await startSignInAt(rotating);
+      const keys = [await createOidcSigningKey(), await createOidcSigningKey()];
+      rotating.rotateSigningKeys(keys);
+      const jwksUri = started.config.serverMetadata().jwks_uri ?? '';
+      const published = (await (await fetch(jwksUri)).json()) as { keys: object[] };
+      expect(published.keys.map((key) => ('kid' in key ? key.kid : undefined))).toEqual(
+        keys.map((key) => key.kid),
+      );
+      for (const key of published.keys) expect(key).not.toHaveProperty('d');
+      const callback = await callbackOf(started, { email: ada.email, password: ada.password });
+      const tokens = await client.authorizationCodeGrant(started.config, callback, {
+        ...started.checks,
+        idTokenExpected: true,
+      });
+      expect(decodeProtectedHeader(tokens.id_token ?? '').kid).toBe(keys[0]?.kid);
+    } finally {
+      await rotating.stop();
+    }
   });
 
   it('stops listening and closes the connections kept alive', async () => {

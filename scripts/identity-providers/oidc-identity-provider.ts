@@ -5,11 +5,11 @@
  *
  * Authorization code flow with PKCE (S256) only. The sign-in page is served here, without
  * JavaScript (oidc-login-pages.ts); consent is given with the sign-in, so there is no consent page.
- * Its storage is oidc-memory-adapter.ts, and what it uses of oidc-provider oidc-provider-typed.ts.
+ * Its storage is oidc-memory-adapter.ts, its signing keys oidc-signing-keys.ts, and what it uses
+ * of oidc-provider oidc-provider-typed.ts.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { exportJWK, generateKeyPair } from 'jose';
 import { listenOnFreePort } from '../free-port.mjs';
 import {
   escapeHtml,
@@ -26,6 +26,7 @@ import {
   Provider,
   errors,
 } from './oidc-provider-typed.ts';
+import { createOidcSigningKey, type OidcSigningKey } from './oidc-signing-keys.ts';
 
 export interface OidcAccount {
   /** What the person types on the login page (an email address), case-insensitive. */
@@ -54,6 +55,11 @@ export interface OidcIdentityProvider {
   addAccount(account: OidcAccount): void;
   /** Adds a client after start (the portal's redirect URI may only be known later). */
   addClient(client: OidcClientRegistration): void;
+  /**
+   * Publishes `keys` from now on in place of the keys it had, and signs with the first: a key
+   * rotation, done without stopping, so sign-ins under way go on.
+   */
+  rotateSigningKeys(keys: readonly OidcSigningKey[]): void;
   stop(): Promise<void>;
 }
 
@@ -68,18 +74,12 @@ export async function startOidcIdentityProvider(options: {
   accounts?: readonly OidcAccount[];
   clients?: readonly OidcClientRegistration[];
   port?: number; // default 0 (any free port)
+  signingKeys?: readonly OidcSigningKey[]; // default: one new key
 }): Promise<OidcIdentityProvider> {
   const { name } = options;
   const accounts = new Map<string, OidcAccount>();
   const store = new Map<string, StoredEntry>();
-
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const signingKey = {
-    ...(await exportJWK(privateKey)),
-    kid: randomUUID(),
-    alg: 'RS256',
-    use: 'sig',
-  };
+  const signingKeys = options.signingKeys ?? [await createOidcSigningKey()];
 
   const server = createServer();
   const port =
@@ -88,9 +88,8 @@ export async function startOidcIdentityProvider(options: {
       : await listenOnPort(server, options.port);
   const issuer = `http://127.0.0.1:${port}`;
 
-  const provider = new Provider(issuer, {
+  const configuration = {
     adapter: (model: string) => new InMemoryAdapter(model, store),
-    jwks: { keys: [signingKey] },
     cookies: {
       keys: [randomBytes(32).toString('base64url')],
       // Cookies do not tell ports apart: another provider, or the portal, on 127.0.0.1 would
@@ -158,11 +157,24 @@ export async function startOidcIdentityProvider(options: {
       <p><code>${escapeHtml(error)}</code>: ${escapeHtml(description)}</p>`,
       );
     },
-  });
-  provider.on('server_error', (_context, error) => {
-    console.error(`${name} (OpenID Connect provider at ${issuer}) failed:`, error);
-  });
-  const providerCallback = provider.callback();
+  };
+
+  // oidc-provider takes its keys once, when made. A rotation makes another on the same storage
+  // and cookie keys, so that clients, sessions and codes outlive it.
+  function providerSigningWith(keys: readonly OidcSigningKey[]) {
+    const made = new Provider(issuer, { ...configuration, jwks: { keys: [...keys] } });
+    made.on('server_error', (_context, error) => {
+      console.error(`${name} (OpenID Connect provider at ${issuer}) failed:`, error);
+    });
+    return made;
+  }
+  let provider = providerSigningWith(signingKeys);
+  let providerCallback = provider.callback();
+
+  function rotateSigningKeys(keys: readonly OidcSigningKey[]): void {
+    provider = providerSigningWith(keys);
+    providerCallback = provider.callback();
+  }
 
   function addAccount(account: OidcAccount): void {
     const email = normalizeEmail(account.email);
@@ -351,6 +363,7 @@ export async function startOidcIdentityProvider(options: {
     name,
     addAccount,
     addClient,
+    rotateSigningKeys,
     stop: () => {
       stopping ??= new Promise<void>((resolve) => {
         server.close(() => {
