@@ -6,7 +6,9 @@ import { authenticatorAppAddedEmail } from '../messages/factor-emails.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import type { FactorSecrets } from './factor-secrets.ts';
 import {
+  type AcceptedCode,
   CODES_PAUSED,
+  type CodeAttempt,
   type CodeRefusal,
   completeSecondStep,
   type CompletedStep,
@@ -121,8 +123,8 @@ export function confirmApp(
 }
 
 /**
- * POST /mfa/verify with `method: "app"`: a code of the member's app takes the MFA step. A code is
- * accepted once: its 30-second step is kept, and a code of that step or an earlier one is refused.
+ * POST /mfa/verify with `method: "app"`: a code of the member's app takes the MFA step (see
+ * {@link acceptAppCode}), in one transaction with the session marked past it.
  */
 export function verifyAppCode(
   database: Database,
@@ -132,24 +134,47 @@ export function verifyAppCode(
   input: AppCodeInput,
 ): Promise<VerifyCodeResult> {
   const now = clock.now();
-  const code = normaliseOneTimeCodeInput(input.otp);
   return database.transaction(async (transaction): Promise<VerifyCodeResult> => {
-    const user = await lockedUser(transaction, context.userId);
-    if (!user || user.totpSecret === null) return INVALID_CODE;
-    if (user.mfaCodesPausedAt) return CODES_PAUSED;
-    if (!looksLikeOneTimeCode(code)) return INVALID_CODE;
-    const secret = factorSecrets.open(user.totpSecret, user.id);
-    const step = matchingTotpStep(secret, code, now, user.totpLastStep);
-    if (step === undefined) {
-      return countSecondStepFailure(transaction, user, now, input.publicOrigin, input.origin);
-    }
-    await transaction
-      .update(users)
-      .set({ totpLastStep: step, lastSecondFactor: 'app', updatedAt: now })
-      .where(eq(users.id, user.id));
+    const accepted = await acceptAppCode(transaction, factorSecrets, context.userId, {
+      ...input,
+      now,
+    });
+    if (!accepted.verified) return accepted;
     return {
       verified: true,
       ...(await completeSecondStep(transaction, context, now, input.origin)),
     };
   });
+}
+
+/**
+ * Checks a code of the member's app in the caller's transaction, under the user's row lock, for
+ * whatever the proof lets through: the MFA step, or linking the account to a company's sign-in. A
+ * code is accepted once: its 30-second step is kept, and a code of that step or an earlier one is
+ * refused. A wrong code counts toward the account's cap on wrong codes, and while codes are paused
+ * the right one is refused too; a reply that is not a code at all costs no try. The caller writes
+ * what the proof allows in the same transaction, so that a code is never spent for nothing.
+ */
+export async function acceptAppCode(
+  transaction: Database,
+  factorSecrets: FactorSecrets,
+  userId: number,
+  attempt: CodeAttempt,
+): Promise<AcceptedCode> {
+  const { now } = attempt;
+  const code = normaliseOneTimeCodeInput(attempt.otp);
+  const user = await lockedUser(transaction, userId);
+  if (!user || user.totpSecret === null) return INVALID_CODE;
+  if (user.mfaCodesPausedAt) return CODES_PAUSED;
+  if (!looksLikeOneTimeCode(code)) return INVALID_CODE;
+  const secret = factorSecrets.open(user.totpSecret, user.id);
+  const step = matchingTotpStep(secret, code, now, user.totpLastStep);
+  if (step === undefined) {
+    return countSecondStepFailure(transaction, user, now, attempt.publicOrigin, attempt.origin);
+  }
+  await transaction
+    .update(users)
+    .set({ totpLastStep: step, lastSecondFactor: 'app', updatedAt: now })
+    .where(eq(users.id, user.id));
+  return { verified: true };
 }

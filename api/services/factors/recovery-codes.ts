@@ -15,6 +15,7 @@ import {
 import { recordSecurityEvent } from '../audit/security-events.ts';
 import { hasEnrolledMfa, lockedUser } from '../member-factors.ts';
 import {
+  type CodeAttempt,
   type MfaRequestContext,
   type CodeRefusal,
   type CompletedStep,
@@ -40,11 +41,8 @@ type RecoveryCodeResult =
 
 /**
  * POST /mfa/verify with `method: "recovery_code"`: one of the member's unused recovery codes takes
- * the MFA step in place of a factor, and is spent. The use is recorded and emailed with the count
- * of codes left. A wrong code counts toward the account's cap with the texted and app ones, and
- * while codes are paused the right one is refused too; a reply that is not a code at all costs no
- * try. The last factor used is left as it was: a recovery code stands in for one. Under the user's
- * row lock, as every code.
+ * the MFA step in place of a factor (see {@link acceptRecoveryCode}), in one transaction with the
+ * session marked past it.
  */
 export function verifyRecoveryCode(
   database: Database,
@@ -53,32 +51,55 @@ export function verifyRecoveryCode(
   input: RecoveryCodeInput,
 ): Promise<RecoveryCodeResult> {
   const now = clock.now();
-  const candidate = normaliseRecoveryCodeInput(input.otp);
   return database.transaction(async (transaction): Promise<RecoveryCodeResult> => {
-    const user = await lockedUser(transaction, context.userId);
-    // Codes die with the last factor; this also refuses one that somehow outlived it.
-    if (!user || !hasEnrolledMfa(user)) return INVALID_CODE;
-    if (user.mfaCodesPausedAt) return CODES_PAUSED;
-    if (!looksLikeRecoveryCode(candidate)) return INVALID_CODE;
-    if (!(await spendRecoveryCode(transaction, user.id, candidate, now))) {
-      return countSecondStepFailure(transaction, user, now, input.publicOrigin, input.origin);
-    }
-    const recoveryCodesLeft = await countUnusedRecoveryCodes(transaction, user.id);
-    await recordSecurityEvent(transaction, {
-      userId: user.id,
-      kind: 'recovery_code_used',
-      origin: input.origin,
-      at: now,
-    });
-    await enqueueEmail(
-      transaction,
-      user.email,
-      recoveryCodeUsedEmail(input.publicOrigin, recoveryCodesLeft),
-      now,
-    );
+    const accepted = await acceptRecoveryCode(transaction, context.userId, { ...input, now });
+    if (!accepted.verified) return accepted;
     const step = await completeSecondStep(transaction, context, now, input.origin);
-    return { verified: true, recoveryCodesLeft, ...step };
+    return { ...accepted, ...step };
   });
+}
+
+/** A recovery code spent, and how many the member has left; or why it was refused. */
+export type AcceptedRecoveryCode = { verified: true; recoveryCodesLeft: number } | CodeRefusal;
+
+/**
+ * Spends one of the member's unused recovery codes as a proof in place of a factor, in the
+ * caller's transaction, under the user's row lock: for the MFA step, or for linking the account
+ * to a company's sign-in. The use is recorded and emailed with the count of codes left. A wrong
+ * code counts toward the account's cap with the texted and app ones, and while codes are paused
+ * the right one is refused too; a reply that is not a code at all costs no try. The last factor
+ * used is left as it was: a recovery code stands in for one. The caller writes what the proof
+ * allows in the same transaction, so that a code is never spent for nothing.
+ */
+export async function acceptRecoveryCode(
+  transaction: Database,
+  userId: number,
+  attempt: CodeAttempt,
+): Promise<AcceptedRecoveryCode> {
+  const { now, publicOrigin, origin } = attempt;
+  const candidate = normaliseRecoveryCodeInput(attempt.otp);
+  const user = await lockedUser(transaction, userId);
+  // Codes die with the last factor; this also refuses one that somehow outlived it.
+  if (!user || !hasEnrolledMfa(user)) return INVALID_CODE;
+  if (user.mfaCodesPausedAt) return CODES_PAUSED;
+  if (!looksLikeRecoveryCode(candidate)) return INVALID_CODE;
+  if (!(await spendRecoveryCode(transaction, user.id, candidate, now))) {
+    return countSecondStepFailure(transaction, user, now, publicOrigin, origin);
+  }
+  const recoveryCodesLeft = await countUnusedRecoveryCodes(transaction, user.id);
+  await recordSecurityEvent(transaction, {
+    userId: user.id,
+    kind: 'recovery_code_used',
+    origin,
+    at: now,
+  });
+  await enqueueEmail(
+    transaction,
+    user.email,
+    recoveryCodeUsedEmail(publicOrigin, recoveryCodesLeft),
+    now,
+  );
+  return { verified: true, recoveryCodesLeft };
 }
 
 type RenewRecoveryCodesResult =

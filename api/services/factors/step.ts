@@ -88,6 +88,21 @@ export interface CompletedStep {
 
 export type VerifyCodeResult = ({ verified: true } & CompletedStep) | CodeRefusal;
 
+/**
+ * A code given as a proof, checked in the caller's transaction under the user's row lock: for the
+ * MFA step, or for linking the account to a company's sign-in.
+ */
+export interface CodeAttempt {
+  otp: string;
+  /** The time of the proof, read once, before the transaction. */
+  now: Date;
+  publicOrigin: string;
+  origin: RequestOrigin;
+}
+
+/** A code that proved the factor, or why it did not. */
+export type AcceptedCode = { verified: true } | CodeRefusal;
+
 export const INVALID_CODE: CodeRefusal = { verified: false, reason: 'invalid_code' };
 export const CODES_PAUSED: CodeRefusal = { verified: false, reason: 'codes_paused' };
 
