@@ -8,11 +8,11 @@ import { rateLimit } from '../http/rate-limit.ts';
 import { jsonBody, passwordInput } from '../http/validation.ts';
 import {
   finishCompanySignIn,
-  linkWithPassword,
   startCompanySignIn,
   currentCompanySignIn,
   type CompanySignInServices,
 } from '../services/company-sign-in/company-sign-in.ts';
+import { linkWithFactor, linkWithPassword } from '../services/company-sign-in/linking.ts';
 import type { CompanySession } from '../services/company-sign-in/identities.ts';
 import { samlSettings } from '../services/company-sign-in/connection-settings.ts';
 import { connectionForCompanySlug } from '../services/company-sign-in/connections.ts';
@@ -24,6 +24,7 @@ import { signInMfaFlags } from '../services/factors/offer.ts';
 import { COMPANY_SIGN_IN_PER_IP } from '../services/rate-limits.ts';
 import { MFA_TOKEN_HEADER } from '../../contract/headers.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
+import { refusedCode } from './mfa/step-answers.ts';
 
 /** A sign-in's token: any short string, so that a wrong one is refused as expired, not malformed. */
 const token = z.string().max(128);
@@ -47,7 +48,19 @@ const samlAnswerBody = z.object({
   saml_response: z.string().min(1).max(60_000),
 });
 
-const linkBody = z.object({ token, user: z.object({ current_password: passwordInput }) });
+/**
+ * The owner's proof of the account the provider named, by `method`: its password (the default,
+ * in `user.current_password`), a code of its authenticator app (`app`) or one of its recovery
+ * codes (`recovery_code`), in `otp` as at POST /mfa/verify.
+ */
+const linkBody = z.discriminatedUnion('method', [
+  z.object({
+    token,
+    method: z.literal('password').optional(),
+    user: z.object({ current_password: passwordInput }),
+  }),
+  z.object({ token, method: z.enum(['app', 'recovery_code']), otp: z.string().max(64) }),
+]);
 
 /**
  * Company sign-in: /api/v1/company_sign_in. The browser never talks to the API: the portal starts
@@ -55,13 +68,17 @@ const linkBody = z.object({ token, user: z.object({ current_password: passwordIn
  * the provider's answer on here (docs/PRODUCT.md §15).
  */
 export function createCompanySignInRoutes(dependencies: ApiDependencies) {
-  const { db, clock, trustedProxies, publicOrigin, companySignIn } = dependencies;
+  const { db, clock, trustedProxies, publicOrigin, companySignIn, factorSecrets } = dependencies;
   const services: CompanySignInServices = { db, clock, publicOrigin, ...companySignIn };
   const perAddress = rateLimit(dependencies, COMPANY_SIGN_IN_PER_IP, (c) =>
     clientAddress(c, trustedProxies),
   );
 
-  async function signedIn(c: Context<ApiEnv>, session: CompanySession) {
+  async function signedIn(
+    c: Context<ApiEnv>,
+    session: CompanySession,
+    more: Record<string, unknown> = {},
+  ) {
     c.header('Authorization', `Bearer ${session.issued.token}`);
     if (session.mfaToken !== undefined) c.header(MFA_TOKEN_HEADER, session.mfaToken);
     const requiresMfa = await companyRequiresMfa(db, session.user.companyId);
@@ -71,6 +88,7 @@ export function createCompanySignInRoutes(dependencies: ApiDependencies) {
         ? signInMfaFlags(session.user, requiresMfa, clock.now())
         : { mfa_requires_verification: false, mfa_required: false }),
       created: session.created,
+      ...more,
     });
   }
 
@@ -114,7 +132,12 @@ export function createCompanySignInRoutes(dependencies: ApiDependencies) {
               redirect_url: current.redirectUrl,
               company: { name: current.companyName },
             }
-          : { state: current.state, email: current.email, company: { name: current.companyName } },
+          : {
+              state: current.state,
+              email: current.email,
+              company: { name: current.companyName },
+              link_factors: current.linkFactors,
+            },
       );
     })
     .post('/callback', jsonBody(callbackBody), perAddress, async (c) => {
@@ -153,10 +176,33 @@ export function createCompanySignInRoutes(dependencies: ApiDependencies) {
     })
     .post('/link', jsonBody(linkBody), perAddress, async (c) => {
       const body = c.req.valid('json');
+      const origin = requestOrigin(c, trustedProxies);
+      if (!('user' in body)) {
+        const outcome = await linkWithFactor(services, factorSecrets, {
+          token: body.token,
+          method: body.method,
+          otp: body.otp,
+          origin,
+        });
+        if (outcome.kind === 'code_refused') {
+          return refusedCode(
+            c,
+            outcome,
+            body.method === 'app' ? ErrorMessage.invalidMfaCode : ErrorMessage.invalidRecoveryCode,
+          );
+        }
+        return signedIn(
+          c,
+          outcome,
+          outcome.recoveryCodesLeft === undefined
+            ? {}
+            : { recovery_codes_left: outcome.recoveryCodesLeft },
+        );
+      }
       const outcome = await linkWithPassword(services, {
         token: body.token,
         password: body.user.current_password,
-        origin: requestOrigin(c, trustedProxies),
+        origin,
       });
       if (outcome.kind === 'wrong_password') return wrongCurrentPasswordResponse(c);
       return signedIn(c, outcome);

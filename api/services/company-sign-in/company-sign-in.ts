@@ -1,9 +1,7 @@
 import type { Database } from '../../db/client.ts';
-import type { CompanySignIn, User } from '../../db/schema/index.ts';
+import type { CompanySignIn } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import type { Clock } from '../../../platform/clock.ts';
-import { recordSecurityEvent } from '../audit/security-events.ts';
-import { withCurrentPassword } from '../sign-in/current-password.ts';
 import { hashPassword } from '../sign-in/passwords.ts';
 import { generateToken } from '../tokens.ts';
 import type { AssertedIdentity } from './asserted-identity.ts';
@@ -24,6 +22,7 @@ import {
   vouchedEmail,
   type CompanySession,
 } from './identities.ts';
+import { linkFactorsOf, type LinkFactor } from './link-factors.ts';
 import type { OidcProviders } from './oidc.ts';
 import { oidcRedirectUri, oidcSettings, samlSettings } from './connection-settings.ts';
 import { samlSignInRequest } from './saml-protocol.ts';
@@ -59,7 +58,7 @@ export interface StartedSignIn {
 export type CompanySignInOutcome =
   | ({ readonly kind: 'signed_in' } & CompanySession)
   | {
-      /** An account with the asserted address exists: its password must be given to link it. */
+      /** An account with the asserted address exists: its owner must prove it to link it. */
       readonly kind: 'link_required';
       readonly email: string;
       readonly companyName: string;
@@ -117,11 +116,17 @@ const noChecks = { oidcState: null, oidcNonce: null, oidcCodeVerifier: null, sam
 /** Where a browser's company sign-in stands. */
 export type CurrentSignIn =
   | { readonly state: 'waiting'; readonly redirectUrl: string; readonly companyName: string }
-  | { readonly state: 'awaiting_link'; readonly email: string; readonly companyName: string };
+  | {
+      readonly state: 'awaiting_link';
+      readonly email: string;
+      readonly companyName: string;
+      /** The proofs besides the password that the account has to link it. */
+      readonly linkFactors: LinkFactor[];
+    };
 
 /**
  * The sign-in of this token while the browser is on its way to the provider, or while its member
- * has yet to prove their password to link; undefined once done or expired.
+ * has yet to prove the account to link it; undefined once done or expired.
  */
 export async function currentCompanySignIn(
   services: CompanySignInServices,
@@ -137,9 +142,13 @@ export async function currentCompanySignIn(
   if (waiting) {
     return { state: 'waiting', redirectUrl: waiting.redirectUrl, companyName: found.companyName };
   }
-  return awaiting?.assertedEmail
-    ? { state: 'awaiting_link', email: awaiting.assertedEmail, companyName: found.companyName }
-    : undefined;
+  if (!awaiting?.assertedEmail) return undefined;
+  return {
+    state: 'awaiting_link',
+    email: awaiting.assertedEmail,
+    companyName: found.companyName,
+    linkFactors: await linkFactorsOf(services.db, awaiting.assertedEmail),
+  };
 }
 
 /**
@@ -203,8 +212,8 @@ export async function usableConnection(
 /**
  * What the provider asserted, turned into a session: the member linked to the provider's subject;
  * else a new member when nobody has the address; else nothing yet, until the member with that
- * address proves their password (linking by address alone would hand their account to whoever
- * controls the provider's record of it).
+ * address proves the account is theirs (linking.ts): linking by address alone would hand it to
+ * whoever controls the provider's record of it.
  */
 async function signInAsserted(
   services: CompanySignInServices,
@@ -273,58 +282,4 @@ async function signInAsserted(
     );
     return { kind: 'signed_in', user, created: true, ...session };
   });
-}
-
-/** The result of linking: a session, or the password refused (counted by the lockout). */
-export type LinkOutcome =
-  ({ readonly kind: 'signed_in' } & CompanySession) | { readonly kind: 'wrong_password' };
-
-/**
- * Links the account with the address the provider asserted to the provider's subject, once its
- * current password is given (counted as a sign-in attempt, so a guesser is locked out as at the
- * sign-in form), and starts the session.
- */
-export async function linkWithPassword(
-  services: CompanySignInServices,
-  input: { token: string; password: string; origin: RequestOrigin },
-): Promise<LinkOutcome> {
-  const { db, clock, publicOrigin } = services;
-  const signIn = await signInAwaitingLink(db, input.token, clock.now());
-  if (!signIn?.assertedEmail || signIn.assertedSubject === null) {
-    throw new CompanySignInRefusal('unknown_or_used');
-  }
-  const { connection } = await usableConnection(services, signIn);
-  const user = await memberByEmail(db, signIn.assertedEmail);
-  if (!user) throw new CompanySignInRefusal('member_gone');
-  const subject = signIn.assertedSubject;
-  return withCurrentPassword(
-    db,
-    clock,
-    user,
-    { currentPassword: input.password, publicOrigin, origin: input.origin },
-    async (transaction, { now, accept }): Promise<LinkOutcome> => {
-      if (!(await accept(user))) return { kind: 'wrong_password' };
-      if (!(await finishSignIn(transaction, signIn.id, now))) {
-        throw new CompanySignInRefusal('unknown_or_used');
-      }
-      await linkIdentity(transaction, user.id, connection, subject, now);
-      await recordSecurityEvent(transaction, {
-        userId: user.id,
-        kind: 'company_sign_in_linked',
-        origin: input.origin,
-        at: now,
-      });
-      const linkedUser: User = { ...user, companyId: connection.companyId };
-      const session = await startCompanySession(
-        transaction,
-        linkedUser,
-        connection,
-        subject,
-        signIn.assertedTwoStep === true,
-        input.origin,
-        now,
-      );
-      return { kind: 'signed_in', user: linkedUser, created: false, ...session };
-    },
-  );
 }
