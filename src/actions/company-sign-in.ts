@@ -1,9 +1,19 @@
-import { ActionError, defineAction } from 'astro:actions';
+import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
-import { companySignInFallbackMessage, unsavableCharacterMessage } from '../lib/messages';
+import {
+  companySignInFallbackMessage,
+  recoveryCodeUsedMessage,
+  unsavableCharacterMessage,
+} from '../lib/messages';
 import { paths } from '../routes';
-import { linkCompanySignIn, startCompanySignIn } from '../server/api/company-sign-in';
+import {
+  linkCompanySignIn,
+  linkCompanySignInByCode,
+  startCompanySignIn,
+  type LinkFactor,
+} from '../server/api/company-sign-in';
 import type { Navigation } from '../server/forms/navigation';
+import { addFlash } from '../server/session/flash';
 import {
   forgetCompanySignIn,
   keepCompanySignIn,
@@ -11,8 +21,14 @@ import {
 } from '../server/session/company-sign-in';
 import { enterSessionAndGoOn } from '../server/session/signed-in';
 import { apiFailure } from './api-failure';
-import { currentPasswordField, isStorableText } from './fields';
+import {
+  currentPasswordField,
+  isStorableText,
+  oneTimeCodeField,
+  recoveryCodeField,
+} from './fields';
 import { ErrorMessage } from '../../contract/error-messages.ts';
+import { RECOVERY_CODES_LOW } from '../../contract/limits.ts';
 
 /**
  * "Continue with <company>" on the company's sign-up page: a sign-in with the company's provider,
@@ -64,3 +80,48 @@ export const link = defineAction({
     return { redirectTo: enterSessionAndGoOn(context, answer) };
   },
 });
+
+/**
+ * A code of the account's authenticator app links it, in place of the password, and signs in past
+ * the step: the member has just proven a factor.
+ */
+export const linkByAppCode = defineAction({
+  accept: 'form',
+  input: z.object({ code: oneTimeCodeField }),
+  handler: ({ code }, context): Promise<Navigation> => linkByCode(context, 'app', code),
+});
+
+/**
+ * One of the account's recovery codes links it, once, as the app's code does. The next page says
+ * how many are left, as after the step.
+ */
+export const linkByRecoveryCode = defineAction({
+  accept: 'form',
+  input: z.object({ code: recoveryCodeField }),
+  handler: ({ code }, context): Promise<Navigation> => linkByCode(context, 'recovery_code', code),
+});
+
+async function linkByCode(
+  context: ActionAPIContext,
+  method: LinkFactor,
+  code: string,
+): Promise<Navigation> {
+  const token = readCompanySignIn(context.cookies) ?? '';
+  let linked;
+  try {
+    linked = await linkCompanySignInByCode(await context.locals.api(), token, method, code);
+  } catch (error) {
+    throw apiFailure(error, companySignInFallbackMessage, { otp: 'code' });
+  }
+  forgetCompanySignIn(context.cookies);
+  const redirectTo = enterSessionAndGoOn(context, linked.answer);
+  const { recoveryCodesLeft } = linked;
+  if (recoveryCodesLeft !== undefined) {
+    addFlash(context.cookies, {
+      message: recoveryCodeUsedMessage(recoveryCodesLeft),
+      type: recoveryCodesLeft <= RECOVERY_CODES_LOW ? 'info' : 'success',
+      autoDismiss: false,
+    });
+  }
+  return { redirectTo };
+}

@@ -1,7 +1,12 @@
 import { deleteAccount } from './account-data';
 import { confirmApp, removeApp, renewRecoveryCodes, setUpApp } from './authenticator-app';
 import { signIn, signOut, signUp } from './auth';
-import { link as linkCompanySignIn, start as startCompanySignIn } from './company-sign-in';
+import {
+  link as linkCompanySignIn,
+  linkByAppCode as linkCompanySignInByAppCode,
+  linkByRecoveryCode as linkCompanySignInByRecoveryCode,
+  start as startCompanySignIn,
+} from './company-sign-in';
 import { endOtherSessions, endSession, forgetDevice } from './devices';
 import { changeEmail, confirmEmail, resendConfirmation } from './email';
 import { enroll, requestCode, skip, verifyRecoveryCode, verify } from './mfa';
@@ -57,6 +62,8 @@ export const server = {
     signInWithPasskey,
     startCompanySignIn,
     linkCompanySignIn,
+    linkCompanySignInByAppCode,
+    linkCompanySignInByRecoveryCode,
   },
   mfa: {
     enroll,

@@ -6,6 +6,22 @@ export const signInFallbackMessage = 'Unable to sign in at this time. Please try
 export const signedOutMessage = 'You have been signed out.';
 export const companySignInFallbackMessage =
   'Unable to sign in with your company at this time. Please try again later.';
+/**
+ * CompanySignInLink's lead for each way the member proves the account the company's provider
+ * named: its password, a code of its authenticator app, or one of its recovery codes.
+ */
+export const companySignInLinkLead = (
+  way: 'password' | 'app' | 'recovery_code',
+  { email, companyName }: { email: string; companyName: string },
+): string => {
+  const proof =
+    way === 'app'
+      ? 'Enter a code from its authenticator app once'
+      : way === 'recovery_code'
+        ? 'Enter one of its recovery codes once (that code is then used up)'
+        : 'Enter its password once';
+  return `You already have an account with ${email}. ${proof}, and ${companyName} signs you in from now on.`;
+};
 export const passwordResetFallbackMessage =
   'Unable to reset password at this time. Please try again later.';
 export const resetLinkSentMessage =

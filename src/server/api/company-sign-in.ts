@@ -50,13 +50,24 @@ const currentAnswerSchema = z.union([
     state: z.literal('awaiting_link'),
     email: z.string(),
     company: z.object({ name: z.string() }),
+    // An API that links by the password alone does not name any.
+    link_factors: z.array(z.enum(['app', 'recovery_code'])).default([]),
   }),
 ]);
+
+/** A proof besides the password that links an account to its company's sign-in. */
+export type LinkFactor = 'app' | 'recovery_code';
 
 /** Where this browser's company sign-in stands: on its way to the provider, or waiting to link. */
 export type CurrentCompanySignIn =
   | { readonly state: 'waiting'; readonly redirectUrl: string; readonly companyName: string }
-  | { readonly state: 'awaiting_link'; readonly email: string; readonly companyName: string };
+  | {
+      readonly state: 'awaiting_link';
+      readonly email: string;
+      readonly companyName: string;
+      /** What the account has to prove it besides its password. */
+      readonly linkFactors: readonly LinkFactor[];
+    };
 
 /** The sign-in of this token, or undefined when it expired or is done (404). */
 export async function currentCompanySignIn(
@@ -75,7 +86,12 @@ export async function currentCompanySignIn(
   }
   return data.state === 'waiting'
     ? { state: 'waiting', redirectUrl: data.redirect_url, companyName: data.company.name }
-    : { state: 'awaiting_link', email: data.email, companyName: data.company.name };
+    : {
+        state: 'awaiting_link',
+        email: data.email,
+        companyName: data.company.name,
+        linkFactors: data.link_factors,
+      };
 }
 
 const callbackAnswerSchema = z.union([
@@ -119,6 +135,33 @@ export async function linkCompanySignIn(
     schema: signInAnswerSchema,
   });
   return signedIn(data, headers);
+}
+
+const codeLinkAnswerSchema = signInAnswerSchema.extend({
+  recovery_codes_left: z.number().int().nonnegative().optional(),
+});
+
+/** A sign-in that linked the account by a code, and the recovery codes left after one. */
+export interface LinkedByCode {
+  readonly answer: SignedIn;
+  readonly recoveryCodesLeft: number | undefined;
+}
+
+/**
+ * Links the account to the company's sign-in with a code of its authenticator app or one of its
+ * recovery codes, and signs in past the step.
+ */
+export async function linkCompanySignInByCode(
+  api: ApiClient,
+  token: string,
+  method: LinkFactor,
+  code: string,
+): Promise<LinkedByCode> {
+  const { data, headers } = await api.request('POST', '/api/v1/company_sign_in/link', {
+    body: { token, method, otp: code },
+    schema: codeLinkAnswerSchema,
+  });
+  return { answer: signedIn(data, headers), recoveryCodesLeft: data.recovery_codes_left };
 }
 
 /** Hands a SAML provider's answer, posted to the company's assertion consumer, to the API. */
