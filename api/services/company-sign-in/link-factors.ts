@@ -1,7 +1,7 @@
 import { and, eq, exists, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { recoveryCodes, users } from '../../db/schema/index.ts';
-import { hasEnrolledMfa } from '../member-factors.ts';
+import { hasEnrolledMfa, secondFactors } from '../member-factors.ts';
 
 /**
  * The proofs besides the password that link an account to a company's sign-in: a code of the
@@ -25,13 +25,14 @@ export async function linkFactorsOf(database: Database, email: string): Promise<
       mfaPhone: users.mfaPhone,
       totpConfirmedAt: users.totpConfirmedAt,
       passkeyCount: users.passkeyCount,
+      lastSecondFactor: users.lastSecondFactor,
       hasRecoveryCode: exists(unusedRecoveryCode).mapWith(Boolean),
     })
     .from(users)
     .where(eq(users.email, email));
   if (!account) return [];
   return [
-    ...(account.totpConfirmedAt !== null ? (['app'] as const) : []),
+    ...(secondFactors(account).includes('app') ? (['app'] as const) : []),
     // Codes stand in for a factor and die with the last one, as at the step.
     ...(account.hasRecoveryCode && hasEnrolledMfa(account) ? (['recovery_code'] as const) : []),
   ];
