@@ -7,7 +7,13 @@ import {
   type PortalWithCompanySignIn,
 } from './support/company-sign-in';
 import { recordCspViolations } from './support/csp-violations';
-import { expectNoAxeViolations, openMemberMenu, signOut } from './support/journeys';
+import { setUpApp, nextCode } from './support/authenticator-app';
+import {
+  expectNoAxeViolations,
+  openMemberMenu,
+  signOut,
+  waitForHydration,
+} from './support/journeys';
 import type { PortalServer } from './support/portal-server';
 
 /**
@@ -117,6 +123,66 @@ for (const javaScriptEnabled of [true, false]) {
 
       await continueWithAddress(page, person.email);
       await expect(page).toHaveURL(/\/dashboard$/);
+    });
+
+    test('an existing member links their account with a code of their authenticator app', async ({
+      page,
+    }) => {
+      const person = {
+        ...newPerson('Robin'),
+        email: `robin-${crypto.randomUUID().slice(0, 8)}@${acmeDomain}`,
+      };
+      await page.goto(`${server.baseURL}/sign-up`);
+      await signUp(page, person);
+      await expect(page).toHaveURL(/\/mfa-enrollment$/);
+      if (javaScriptEnabled) await waitForHydration(page);
+      await page.getByRole('button', { name: 'Skip for now' }).click();
+      await expect(page).toHaveURL(/\/welcome\/about-us$/);
+      await page.goto(`${server.baseURL}/account/security`);
+      if (javaScriptEnabled) await waitForHydration(page);
+      const { app } = await setUpApp(page, javaScriptEnabled);
+      await openMemberMenu(page);
+      await signOut(page);
+      const account: OidcAccount = {
+        email: person.email,
+        password: 'the-provider-password',
+        subject: `robin-${crypto.randomUUID().slice(0, 8)}`,
+        givenName: 'Robin',
+        familyName: 'Ellis',
+      };
+      portal.provider.addAccount(account);
+
+      await continueToProvider(page, person.email);
+      await signInAtProvider(page, account);
+      await expect(page).toHaveURL(/\/sign-in\/company\/link$/);
+      const otherWays = page.getByRole('navigation', {
+        name: 'Another way to show it is your account:',
+      });
+      await expect(otherWays.getByRole('link', { name: 'Use a recovery code' })).toBeVisible();
+      await otherWays.getByRole('link', { name: 'Use your authenticator app' }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect your account');
+      await expect(
+        page.getByText(
+          `Enter a code from its authenticator app once, and Acme Health signs you in`,
+        ),
+      ).toBeVisible();
+      await expect(page.getByLabel('Current password')).toHaveCount(0);
+      if (javaScriptEnabled) {
+        await waitForHydration(page);
+        await expectNoAxeViolations(page);
+      }
+
+      await page.getByLabel('Code from your authenticator app').fill('000000');
+      await page.getByRole('button', { name: 'Connect and sign in' }).click();
+      await expect(page.getByRole('alert')).toContainText('Unable to verify MFA token');
+      // Refused without JavaScript, the page shows the app's way again, not the password's.
+      await expect(page.getByLabel('Current password')).toHaveCount(0);
+      await page.getByLabel('Code from your authenticator app').fill(nextCode(app));
+      await page.getByRole('button', { name: 'Connect and sign in' }).click();
+      // Past the portal's own step: the app's code was it.
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await page.goto(`${server.baseURL}/account/security`);
+      await expect(page.getByText('Acme Health signs you in to Member Concierge')).toBeVisible();
     });
 
     test('a company that requires its sign-in refuses the password, and offers only its sign-in', async ({

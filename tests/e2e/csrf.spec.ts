@@ -201,6 +201,73 @@ async function landing(visitor: HttpVisitor, path: string) {
   return { status: answer.status, location: answer.headers.get('location') };
 }
 
+/**
+ * A member of Acme's domain (with an authenticator app and a fresh set of recovery codes, when
+ * asked) whose company sign-in, started in the victim's browser, waits for them to prove the
+ * account on CompanySignInLink.
+ */
+async function awaitingCompanyLink(
+  victim: HttpVisitor,
+  { withApp = false }: { withApp?: boolean } = {},
+): Promise<{ password: string; appKey: Uint8Array | undefined; recoveryCodes: string[] }> {
+  if (!withCompanySignIn) throw new Error('The portal has no company sign-in');
+  const person = {
+    ...newPerson('Linked'),
+    email: `linked-${randomUUID().slice(0, 8)}@${companyDomains.acme}`,
+  };
+  const member = await anonymousVisitor(victim.origin);
+  const signedUp = await member.postForm('/sign-up?_action=auth.signUp', {
+    name: person.firstName,
+    last_name: person.lastName,
+    email: person.email,
+    password: person.password,
+    terms_of_service: 'accepted',
+  });
+  expect(signedUp.status, 'sign-up').toBe(303);
+  let appKey: Uint8Array | undefined;
+  let recoveryCodes: string[] = [];
+  if (withApp) {
+    const skipped = await member.postForm('/mfa-enrollment?_action=mfa.skip', {});
+    expect(skipped.status, 'the phone offer skipped').toBe(303);
+    const setup = await member.postForm('/account/security?_action=account.setUpApp', {});
+    const key = /[A-Z2-7]{4}(?: [A-Z2-7]{4}){7}/.exec(await setup.text())?.[0] ?? '';
+    appKey = decodeBase32IgnorePadding(key.replaceAll(' ', ''));
+    const confirmed = await member.postForm('/account/security?_action=account.confirmApp', {
+      code: totpCodeAt(appKey, totpStep(new Date())),
+    });
+    expect(confirmed.status, 'the app confirmed').toBeLessThan(400);
+    const renewed = await member.postForm('/account/security?_action=account.renewRecoveryCodes', {
+      current_password: person.password,
+    });
+    recoveryCodes = [
+      ...(await renewed.text()).matchAll(/<code>([a-z2-7]{5}-[a-z2-7]{5})<\/code>/g),
+    ].map(([, shown]) => shown ?? '');
+    expect(recoveryCodes, 'the new recovery codes shown').toHaveLength(10);
+  }
+  const atProvider = { email: person.email, password: `provider-${randomUUID()}` };
+  withCompanySignIn.provider.addAccount({
+    ...atProvider,
+    subject: randomUUID(),
+    givenName: person.firstName,
+    familyName: person.lastName,
+  });
+  const started = await victim.postForm('/sign-in?_action=auth.signIn', {
+    email: person.email,
+    password: '',
+  });
+  expect(started.headers.get('location'), 'company sign-in started').toBe('/sign-in/company');
+  const onTheWay = await (await victim.send('/sign-in/company')).text();
+  const providerLink = /<a class="[^"]*" href="(http[^"]+)"/.exec(onTheWay)?.[1] ?? '';
+  const callback = await signInAtOidcProvider(
+    providerLink.replaceAll('&amp;', '&'),
+    `${victim.origin}/sign-in/company/callback`,
+    atProvider,
+  );
+  const back = await victim.send(`${callback.pathname}${callback.search}`);
+  expect(back.headers.get('location'), 'the account is to be proven').toBe('/sign-in/company/link');
+  return { password: person.password, appKey, recoveryCodes };
+}
+
 /** Every action src/actions/index.ts exports, by its name. */
 const actions: Record<string, ActionUnderAttack> = {
   'auth.signIn': {
@@ -739,45 +806,36 @@ const actions: Record<string, ActionUnderAttack> = {
   'auth.linkCompanySignIn': {
     victim: 'visitor',
     prepare: async ({ victim }) => {
-      if (!withCompanySignIn) throw new Error('The portal has no company sign-in');
-      const person = {
-        ...newPerson('Linked'),
-        email: `linked-${randomUUID().slice(0, 8)}@${companyDomains.acme}`,
-      };
-      const signedUp = await (
-        await anonymousVisitor(victim.origin)
-      ).postForm('/sign-up?_action=auth.signUp', {
-        name: person.firstName,
-        last_name: person.lastName,
-        email: person.email,
-        password: person.password,
-        terms_of_service: 'accepted',
-      });
-      expect(signedUp.status, 'sign-up').toBe(303);
-      const atProvider = { email: person.email, password: `provider-${randomUUID()}` };
-      withCompanySignIn.provider.addAccount({
-        ...atProvider,
-        subject: randomUUID(),
-        givenName: person.firstName,
-        familyName: person.lastName,
-      });
-      const started = await victim.postForm('/sign-in?_action=auth.signIn', {
-        email: person.email,
-        password: '',
-      });
-      expect(started.headers.get('location'), 'company sign-in started').toBe('/sign-in/company');
-      const onTheWay = await (await victim.send('/sign-in/company')).text();
-      const providerLink = /<a class="[^"]*" href="(http[^"]+)"/.exec(onTheWay)?.[1] ?? '';
-      const callback = await signInAtOidcProvider(
-        providerLink.replaceAll('&amp;', '&'),
-        `${victim.origin}/sign-in/company/callback`,
-        atProvider,
-      );
-      const back = await victim.send(`${callback.pathname}${callback.search}`);
-      expect(back.headers.get('location'), 'the password is asked').toBe('/sign-in/company/link');
+      const { password } = await awaitingCompanyLink(victim);
       return {
         page: '/sign-in/company/link',
-        fields: { current_password: person.password },
+        fields: { current_password: password },
+        written: async () => (await landing(victim, '/dashboard')).status,
+      };
+    },
+  },
+  // The same, the account proven by a code of its authenticator app.
+  'auth.linkCompanySignInByAppCode': {
+    victim: 'visitor',
+    prepare: async ({ victim }) => {
+      const { appKey } = await awaitingCompanyLink(victim, { withApp: true });
+      // The next step's code: good from now for a minute, while the forgeries are tried.
+      const code = totpCodeAt(appKey ?? new Uint8Array(), totpStep(new Date()) + 1);
+      return {
+        page: '/sign-in/company/link',
+        fields: { code },
+        written: async () => (await landing(victim, '/dashboard')).status,
+      };
+    },
+  },
+  // The same, the account proven by one of its recovery codes.
+  'auth.linkCompanySignInByRecoveryCode': {
+    victim: 'visitor',
+    prepare: async ({ victim }) => {
+      const { recoveryCodes } = await awaitingCompanyLink(victim, { withApp: true });
+      return {
+        page: '/sign-in/company/link',
+        fields: { code: recoveryCodes[0] ?? '' },
         written: async () => (await landing(victim, '/dashboard')).status,
       };
     },
