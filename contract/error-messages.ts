@@ -12,6 +12,8 @@ export const ErrorMessage = {
     'Your company signs you in with your work account, not a password here. Go to Sign in and enter your work email address.',
   companySignInUnavailable:
     'Your company’s sign-in is not answering. Please try again in a few minutes.',
+  lockedAccountLink:
+    'This account is locked after too many wrong passwords. Use the unlock link we emailed you, or wait, then connect it again.',
   sessionExpired: 'Your session has expired. Please sign in again.',
   mfaRequired: 'MFA authentication required',
   tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',

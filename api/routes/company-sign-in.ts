@@ -4,7 +4,7 @@ import { clientAddress, requestOrigin } from '../../platform/client-address.ts';
 import { logger } from '../../platform/logger.ts';
 import type { ApiDependencies, ApiEnv } from '../http/context.ts';
 import { errorResponse, wrongCurrentPasswordResponse } from '../http/errors.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { rateLimit, tooManyRequests } from '../http/rate-limit.ts';
 import { jsonBody, passwordInput } from '../http/validation.ts';
 import {
   finishCompanySignIn,
@@ -12,7 +12,11 @@ import {
   currentCompanySignIn,
   type CompanySignInServices,
 } from '../services/company-sign-in/company-sign-in.ts';
-import { linkWithFactor, linkWithPassword } from '../services/company-sign-in/linking.ts';
+import {
+  awaitingLink,
+  linkWithCode,
+  linkWithPassword,
+} from '../services/company-sign-in/linking.ts';
 import type { CompanySession } from '../services/company-sign-in/identities.ts';
 import { samlSettings } from '../services/company-sign-in/connection-settings.ts';
 import { connectionForCompanySlug } from '../services/company-sign-in/connections.ts';
@@ -21,7 +25,7 @@ import { serviceProviderMetadata } from '../services/company-sign-in/saml-protoc
 import { CompanySignInRefusal } from '../services/company-sign-in/refusal.ts';
 import { companyRequiresMfa } from '../services/factors/two-step-verification.ts';
 import { signInMfaFlags } from '../services/factors/offer.ts';
-import { COMPANY_SIGN_IN_PER_IP } from '../services/rate-limits.ts';
+import { COMPANY_SIGN_IN_PER_IP, MFA_VERIFY_PER_USER } from '../services/rate-limits.ts';
 import { MFA_TOKEN_HEADER } from '../../contract/headers.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
 import { refusedCode } from './mfa/step-answers.ts';
@@ -136,7 +140,7 @@ export function createCompanySignInRoutes(dependencies: ApiDependencies) {
               state: current.state,
               email: current.email,
               company: { name: current.companyName },
-              link_factors: current.linkFactors,
+              link_methods: current.linkMethods,
             },
       );
     })
@@ -178,12 +182,23 @@ export function createCompanySignInRoutes(dependencies: ApiDependencies) {
       const body = c.req.valid('json');
       const origin = requestOrigin(c, trustedProxies);
       if (!('user' in body)) {
-        const outcome = await linkWithFactor(services, factorSecrets, {
-          token: body.token,
+        const awaiting = await awaitingLink(services, body.token);
+        // The tries at an account's codes share one count, here and at the MFA step.
+        const tooMany = await tooManyRequests(
+          c,
+          dependencies,
+          MFA_VERIFY_PER_USER,
+          String(awaiting.user.id),
+        );
+        if (tooMany) return tooMany;
+        const outcome = await linkWithCode(services, factorSecrets, awaiting, {
           method: body.method,
           otp: body.otp,
           origin,
         });
+        if (outcome.kind === 'account_locked') {
+          return errorResponse(c, 403, ErrorMessage.lockedAccountLink);
+        }
         if (outcome.kind === 'code_refused') {
           return refusedCode(
             c,

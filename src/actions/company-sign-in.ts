@@ -10,7 +10,7 @@ import {
   linkCompanySignIn,
   linkCompanySignInByCode,
   startCompanySignIn,
-  type LinkFactor,
+  type LinkMethod,
 } from '../server/api/company-sign-in';
 import type { Navigation } from '../server/forms/navigation';
 import { addFlash } from '../server/session/flash';
@@ -103,7 +103,7 @@ export const linkByRecoveryCode = defineAction({
 
 async function linkByCode(
   context: ActionAPIContext,
-  method: LinkFactor,
+  method: LinkMethod,
   code: string,
 ): Promise<Navigation> {
   const token = readCompanySignIn(context.cookies) ?? '';

@@ -1,12 +1,14 @@
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recoveryCodes, secondStepFailures, sessions } from '../../api/db/schema/index.ts';
+import { recoveryCodes, secondStepFailures, sessions, users } from '../../api/db/schema/index.ts';
+import { MFA_VERIFY_PER_USER } from '../../api/services/rate-limits.ts';
+import { LOCKOUT_THRESHOLD } from '../../api/services/sign-in/lockout.ts';
 import { CODES_PAUSED_MESSAGE } from '../../api/services/factors/step.ts';
 import { ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT } from '../../api/services/factors/one-time-codes.ts';
 import { totpCodeAt, totpStep } from '../../api/services/factors/totp.ts';
 import { ErrorMessage } from '../../contract/error-messages.ts';
-import { SECOND } from '../../platform/clock.ts';
+import { MINUTE } from '../../platform/clock.ts';
 import type { OidcIdentityProvider } from '../../scripts/identity-providers/oidc-identity-provider.ts';
 import {
   callbackQueryAfterSignIn,
@@ -43,11 +45,6 @@ const { signInThroughProvider, memberByEmail, eventKinds } = oidcSignInSteps(() 
 /** The code an app showing `secret` displays now. */
 const appCode = (secret: Uint8Array) => totpCodeAt(secret, totpStep(api.clock.now()));
 
-/** Moves the clock to the next 30-second step, so that the app shows a new code. */
-const nextStep = () => {
-  api.clock.advanceBy(30 * SECOND);
-};
-
 /** A member of Acme's domain with an account here and a person at Acme's provider. */
 async function existingMember(options: TestUserOptions = {}) {
   const person = newPerson(acmeIdp, 'acme.test');
@@ -67,8 +64,9 @@ async function memberWithApp() {
   });
   expect(confirmed.status).toBe(200);
   const { recovery_codes: codes } = (await confirmed.json()) as { recovery_codes: string[] };
-  // The confirming code's step is spent: the next code is the app's next one.
-  nextStep();
+  // The confirming code's step is spent, and it counted as a try at the account's codes: ten
+  // minutes on, the app shows a new code and the tries start again.
+  api.clock.advanceBy(10 * MINUTE);
   return { person, account, token, secret, codes };
 }
 
@@ -100,13 +98,13 @@ describe('which proofs the link page offers', () => {
       state: 'awaiting_link',
       email: person.email,
       company: { name: 'Acme' },
-      link_factors: ['app', 'recovery_code'],
+      link_methods: ['app', 'recovery_code'],
     });
   });
 
   it('names none for an account with a phone alone: a texted code does not link', async () => {
     const { person } = await existingMember({ mfaPhone: '+15550107777' });
-    expect(await current(await linkRequired(person))).toMatchObject({ link_factors: [] });
+    expect(await current(await linkRequired(person))).toMatchObject({ link_methods: [] });
   });
 });
 
@@ -158,12 +156,18 @@ describe('linking with a code of the authenticator app', () => {
 
   it('counts wrong codes toward the account’s cap, whose last one pauses every code', async () => {
     const { person, account, secret } = await memberWithApp();
-    const token = await linkRequired(person);
+    let token = await linkRequired(person);
     const wrong = appCode(secret) === '000000' ? '111111' : '000000';
 
     for (let attempt = 1; attempt < ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT; attempt += 1) {
       const refused = await linkWith(token, 'app', wrong);
       expect(refused.status).toBe(422);
+      // Past the tries an account's codes get in ten minutes (the next test), with a sign-in
+      // that lives as long.
+      if (attempt % MFA_VERIFY_PER_USER.limit === 0) {
+        api.clock.advanceBy(10 * MINUTE);
+        token = await linkRequired(person);
+      }
     }
     const failures = await api.db
       .select()
@@ -176,10 +180,64 @@ describe('linking with a code of the authenticator app', () => {
     expect((await memberByEmail(person.email))?.mfaCodesPausedAt).not.toBeNull();
     expect((await api.mailTo(person.email)).at(-1)?.subject).toMatch(/paused/i);
 
+    api.clock.advanceBy(10 * MINUTE);
+    token = await linkRequired(person);
     const right = await linkWith(token, 'app', appCode(secret));
     expect(right.status).toBe(403);
     expect(await right.json()).toEqual({ error: CODES_PAUSED_MESSAGE });
     expect(await current(token)).toMatchObject({ state: 'awaiting_link' });
+  });
+
+  it('lets an account’s codes be tried ten times in ten minutes, here and at the step together', async () => {
+    const { person, account, secret } = await memberWithApp();
+    const token = await linkRequired(person);
+    const wrong = appCode(secret) === '000000' ? '111111' : '000000';
+    const signedIn = await api.signInToken(account);
+    const atTheStep = await api.call('POST', '/api/v1/mfa/verify', {
+      token: signedIn,
+      body: { method: 'app', otp: wrong },
+    });
+    expect(atTheStep.status).toBe(422);
+
+    for (let attempt = 2; attempt <= MFA_VERIFY_PER_USER.limit; attempt += 1) {
+      expect((await linkWith(token, 'app', wrong)).status).toBe(422);
+    }
+    const tooMany = await linkWith(token, 'app', appCode(secret));
+
+    expect(tooMany.status).toBe(429);
+    expect(await current(token)).toMatchObject({ state: 'awaiting_link' });
+    api.clock.advanceBy(10 * MINUTE);
+    const later = await linkRequired(person);
+    expect((await linkWith(later, 'app', appCode(secret))).status).toBe(200);
+  });
+
+  it('refuses an account locked by wrong passwords, spending and counting no code', async () => {
+    const { person, account, secret, codes } = await memberWithApp();
+    const token = await linkRequired(person);
+    await api.db
+      .update(users)
+      .set({ lockedAt: api.clock.now(), failedAttempts: LOCKOUT_THRESHOLD })
+      .where(eq(users.id, account.user.id));
+
+    for (const [method, otp] of [
+      ['app', appCode(secret)],
+      ['recovery_code', codes[0] ?? ''],
+    ] as const) {
+      const refused = await linkWith(token, method, otp);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({ error: ErrorMessage.lockedAccountLink });
+    }
+    const failures = await api.db
+      .select()
+      .from(secondStepFailures)
+      .where(eq(secondStepFailures.userId, account.user.id));
+    expect(failures).toHaveLength(0);
+    expect(await current(token)).toMatchObject({ state: 'awaiting_link' });
+    const unspent = await api.db
+      .select()
+      .from(recoveryCodes)
+      .where(and(eq(recoveryCodes.userId, account.user.id), isNull(recoveryCodes.usedAt)));
+    expect(unspent).toHaveLength(codes.length);
   });
 
   it('refuses the app’s method to an account without an app, without counting a try', async () => {
@@ -245,6 +303,7 @@ describe('a token that is not this browser’s sign-in awaiting a link', () => {
   it('links nothing and spends no code: another browser’s sign-in on its way, or no sign-in', async () => {
     const { person, account, codes, secret } = await memberWithApp();
     const [code = ''] = codes;
+    const stepBefore = (await memberByEmail(person.email))?.totpLastStep;
     await linkRequired(person);
     const elsewhere = await startCompanySignIn(api, { email: person.email });
 
@@ -259,7 +318,7 @@ describe('a token that is not this browser’s sign-in awaiting a link', () => {
       .from(recoveryCodes)
       .where(eq(recoveryCodes.userId, account.user.id));
     expect(unused.filter((row) => row.usedAt === null)).toHaveLength(10);
-    expect((await memberByEmail(person.email))?.totpLastStep).toBe(totpStep(api.clock.now()) - 1);
+    expect((await memberByEmail(person.email))?.totpLastStep).toBe(stepBefore);
   });
 
   it(

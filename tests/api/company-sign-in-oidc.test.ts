@@ -211,7 +211,7 @@ describe('linking an existing member', () => {
       state: 'awaiting_link',
       email: person.email,
       company: { name: 'Acme' },
-      link_factors: [],
+      link_methods: [],
     });
   });
 

@@ -22,7 +22,7 @@ import {
   vouchedEmail,
   type CompanySession,
 } from './identities.ts';
-import { linkFactorsOf, type LinkFactor } from './link-factors.ts';
+import { linkMethodsOf, type LinkMethod } from './link-methods.ts';
 import type { OidcProviders } from './oidc.ts';
 import { oidcRedirectUri, oidcSettings, samlSettings } from './connection-settings.ts';
 import { samlSignInRequest } from './saml-protocol.ts';
@@ -121,7 +121,7 @@ export type CurrentSignIn =
       readonly email: string;
       readonly companyName: string;
       /** The proofs besides the password that the account has to link it. */
-      readonly linkFactors: LinkFactor[];
+      readonly linkMethods: LinkMethod[];
     };
 
 /**
@@ -147,7 +147,7 @@ export async function currentCompanySignIn(
     state: 'awaiting_link',
     email: awaiting.assertedEmail,
     companyName: found.companyName,
-    linkFactors: await linkFactorsOf(services.db, awaiting.assertedEmail),
+    linkMethods: await linkMethodsOf(services.db, awaiting.assertedEmail),
   };
 }
 

@@ -7,6 +7,7 @@ import type { FactorSecrets } from '../factors/factor-secrets.ts';
 import { acceptRecoveryCode } from '../factors/recovery-codes.ts';
 import type { CodeRefusal } from '../factors/step.ts';
 import { withCurrentPassword } from '../sign-in/current-password.ts';
+import { isLocked } from '../sign-in/lockout.ts';
 import { usableConnection, type CompanySignInServices } from './company-sign-in.ts';
 import {
   linkIdentity,
@@ -14,7 +15,7 @@ import {
   startCompanySession,
   type CompanySession,
 } from './identities.ts';
-import type { LinkFactor } from './link-factors.ts';
+import type { LinkMethod } from './link-methods.ts';
 import { CompanySignInRefusal } from './refusal.ts';
 import { finishSignIn, signInAwaitingLink } from './sign-ins.ts';
 
@@ -60,13 +61,14 @@ export async function linkWithPassword(
   );
 }
 
-/** The result of linking by a factor: a session, or the code refused as at the MFA step. */
-export type FactorLinkOutcome =
+/** The result of linking by a code: a session, the code refused as at the MFA step, or a lock. */
+export type CodeLinkOutcome =
   | ({
       readonly kind: 'signed_in';
       readonly recoveryCodesLeft: number | undefined;
     } & CompanySession)
-  | ({ readonly kind: 'code_refused' } & CodeRefusal);
+  | ({ readonly kind: 'code_refused' } & CodeRefusal)
+  | { readonly kind: 'account_locked' };
 
 /**
  * Links the account as {@link linkWithPassword} does, proven instead by a code of its
@@ -75,16 +77,20 @@ export type FactorLinkOutcome =
  * is spent, the link written and the session started in one transaction. The session is past the
  * portal's own step: the member has just proven a factor.
  */
-export async function linkWithFactor(
+export async function linkWithCode(
   services: CompanySignInServices,
   factorSecrets: FactorSecrets,
-  input: { token: string; method: LinkFactor; otp: string; origin: RequestOrigin },
-): Promise<FactorLinkOutcome> {
+  awaiting: AwaitingLink,
+  input: { method: LinkMethod; otp: string; origin: RequestOrigin },
+): Promise<CodeLinkOutcome> {
   const { db, clock, publicOrigin } = services;
-  const { signIn, connection, user, subject } = await awaitingLink(services, input.token);
+  const { signIn, connection, user, subject } = awaiting;
   const now = clock.now();
+  // Locked by wrong passwords, the account stays shut to every sign-in, as to a passkey's, until
+  // the lock lifts or its owner follows the unlock link; no code is spent or counted meanwhile.
+  if (isLocked(user, now)) return { kind: 'account_locked' };
   const attempt = { otp: input.otp, now, publicOrigin, origin: input.origin };
-  return db.transaction(async (transaction): Promise<FactorLinkOutcome> => {
+  return db.transaction(async (transaction): Promise<CodeLinkOutcome> => {
     const accepted: { verified: true; recoveryCodesLeft?: number } | CodeRefusal =
       input.method === 'app'
         ? await acceptAppCode(transaction, factorSecrets, user.id, attempt)
@@ -105,15 +111,21 @@ export async function linkWithFactor(
 }
 
 /** A sign-in waiting for its member to prove the account, with what linking it needs. */
-interface AwaitingLink {
+export interface AwaitingLink {
   readonly signIn: CompanySignIn;
   readonly connection: CompanyConnection;
   readonly user: User;
   readonly subject: string;
 }
 
-/** The sign-in of this browser's token that waits for a link, or the refusal of it. */
-async function awaitingLink(services: CompanySignInServices, token: string): Promise<AwaitingLink> {
+/**
+ * The sign-in of this browser's token that waits for a link, or the refusal of it. The caller
+ * learns whose account it is, to count the tries at it before any code is checked.
+ */
+export async function awaitingLink(
+  services: CompanySignInServices,
+  token: string,
+): Promise<AwaitingLink> {
   const signIn = await signInAwaitingLink(services.db, token, services.clock.now());
   if (!signIn?.assertedEmail || signIn.assertedSubject === null) {
     throw new CompanySignInRefusal('unknown_or_used');

@@ -51,12 +51,12 @@ const currentAnswerSchema = z.union([
     email: z.string(),
     company: z.object({ name: z.string() }),
     // An API that links by the password alone does not name any.
-    link_factors: z.array(z.enum(['app', 'recovery_code'])).default([]),
+    link_methods: z.array(z.enum(['app', 'recovery_code'])).default([]),
   }),
 ]);
 
 /** A proof besides the password that links an account to its company's sign-in. */
-export type LinkFactor = 'app' | 'recovery_code';
+export type LinkMethod = 'app' | 'recovery_code';
 
 /** Where this browser's company sign-in stands: on its way to the provider, or waiting to link. */
 export type CurrentCompanySignIn =
@@ -66,7 +66,7 @@ export type CurrentCompanySignIn =
       readonly email: string;
       readonly companyName: string;
       /** What the account has to prove it besides its password. */
-      readonly linkFactors: readonly LinkFactor[];
+      readonly linkMethods: readonly LinkMethod[];
     };
 
 /** The sign-in of this token, or undefined when it expired or is done (404). */
@@ -90,7 +90,7 @@ export async function currentCompanySignIn(
         state: 'awaiting_link',
         email: data.email,
         companyName: data.company.name,
-        linkFactors: data.link_factors,
+        linkMethods: data.link_methods,
       };
 }
 
@@ -154,7 +154,7 @@ export interface LinkedByCode {
 export async function linkCompanySignInByCode(
   api: ApiClient,
   token: string,
-  method: LinkFactor,
+  method: LinkMethod,
   code: string,
 ): Promise<LinkedByCode> {
   const { data, headers } = await api.request('POST', '/api/v1/company_sign_in/link', {

@@ -8,14 +8,14 @@ import { hasEnrolledMfa, secondFactors } from '../member-factors.ts';
  * account's authenticator app, or one of its recovery codes (docs/PRODUCT.md §15). A texted code
  * and a passkey are not among them (docs/decisions/071-company-sign-in.md).
  */
-export type LinkFactor = 'app' | 'recovery_code';
+export type LinkMethod = 'app' | 'recovery_code';
 
 /**
  * Which of those proofs the account with this address has, in the order the link page offers
  * them: the app, whose codes the member has at hand, then the recovery codes, the way out. One
  * statement, read while the page renders.
  */
-export async function linkFactorsOf(database: Database, email: string): Promise<LinkFactor[]> {
+export async function linkMethodsOf(database: Database, email: string): Promise<LinkMethod[]> {
   const unusedRecoveryCode = database
     .select({ id: recoveryCodes.id })
     .from(recoveryCodes)
