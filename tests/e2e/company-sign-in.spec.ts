@@ -185,6 +185,50 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText('Acme Health signs you in to Member Concierge')).toBeVisible();
     });
 
+    test('an existing member links their account with a recovery code, and is told how many are left', async ({
+      page,
+    }) => {
+      const person = {
+        ...newPerson('Sam'),
+        email: `sam-${crypto.randomUUID().slice(0, 8)}@${acmeDomain}`,
+      };
+      await page.goto(`${server.baseURL}/sign-up`);
+      await signUp(page, person);
+      await expect(page).toHaveURL(/\/mfa-enrollment$/);
+      if (javaScriptEnabled) await waitForHydration(page);
+      await page.getByRole('button', { name: 'Skip for now' }).click();
+      await expect(page).toHaveURL(/\/welcome\/about-us$/);
+      await page.goto(`${server.baseURL}/account/security`);
+      if (javaScriptEnabled) await waitForHydration(page);
+      const { recoveryCodes } = await setUpApp(page, javaScriptEnabled);
+      const [code] = recoveryCodes ?? [];
+      if (code === undefined) throw new Error('The first app came with no recovery codes.');
+      await openMemberMenu(page);
+      await signOut(page);
+      const account: OidcAccount = {
+        email: person.email,
+        password: 'the-provider-password',
+        subject: `sam-${crypto.randomUUID().slice(0, 8)}`,
+        givenName: 'Sam',
+        familyName: 'Okafor',
+      };
+      portal.provider.addAccount(account);
+
+      await continueToProvider(page, person.email);
+      await signInAtProvider(page, account);
+      await page
+        .getByRole('navigation', { name: 'Another way to show it is your account:' })
+        .getByRole('link', { name: 'Use a recovery code' })
+        .click();
+      if (javaScriptEnabled) await waitForHydration(page);
+      await page.getByLabel('Recovery code').fill(code);
+      await page.getByRole('button', { name: 'Connect and sign in' }).click();
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await expect(
+        page.getByText('You signed in with a recovery code. You have 9 recovery codes left.'),
+      ).toBeVisible();
+    });
+
     test('a company that requires its sign-in refuses the password, and offers only its sign-in', async ({
       page,
     }) => {
