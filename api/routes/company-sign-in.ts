@@ -126,7 +126,9 @@ export function createCompanySignInRoutes(dependencies: ApiDependencies) {
         },
       });
     })
-    .post('/current', jsonBody(z.object({ token })), perAddress, async (c) => {
+    // Not counted: each render of CompanySignIn and CompanySignInLink reads it, and it finds only
+    // the sign-in of a token no one can guess.
+    .post('/current', jsonBody(z.object({ token })), async (c) => {
       const current = await currentCompanySignIn(services, c.req.valid('json').token);
       if (!current) return errorResponse(c, 404, ErrorMessage.companySignInExpired);
       return c.json(

@@ -18,10 +18,14 @@ export const SIGN_IN_PER_IP: RateLimitRule = {
   windowMs: 10 * MINUTE,
 };
 
-/** Company sign-ins started and answered: each asks the company's provider. */
+/**
+ * Company sign-ins started, answered and linked: each asks the company's provider or checks a
+ * proof. An office signs in from one address, all at once in the morning, and each sign-in costs
+ * two or three (start, callback, a SAML answer), so this is generous.
+ */
 export const COMPANY_SIGN_IN_PER_IP: RateLimitRule = {
   name: 'company_sign_in:ip',
-  limit: 60,
+  limit: 300,
   windowMs: 10 * MINUTE,
 };
 
