@@ -126,9 +126,9 @@ export function createCompanySignInRoutes(dependencies: ApiDependencies) {
         },
       });
     })
-    // Not counted: each render of CompanySignIn and CompanySignInLink reads it, and it finds only
-    // the sign-in of a token no one can guess.
     .post('/current', jsonBody(z.object({ token })), async (c) => {
+      // Not counted per address: each render of CompanySignIn and CompanySignInLink reads it,
+      // and it finds only the sign-in of a token no one can guess.
       const current = await currentCompanySignIn(services, c.req.valid('json').token);
       if (!current) return errorResponse(c, 404, ErrorMessage.companySignInExpired);
       return c.json(
