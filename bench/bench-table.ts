@@ -34,6 +34,8 @@ export interface BenchRow {
     readonly requestsPerSecond: number;
     /** Against the static file on the same server in the same run. */
     readonly shareOfStatic: number;
+    /** The server's processor time per request: its web thread and its embedded API's. */
+    readonly processorMsPerRequest: number;
     readonly p50Ms: number;
     readonly p99Ms: number;
   };
@@ -328,6 +330,11 @@ function throughputTable(rows: readonly BenchRow[], settings: BenchSettings): st
           f.startsWith('throughput'),
         ),
     },
+    {
+      title: 'CPU ms',
+      numeric: true,
+      cell: (row) => row.throughput?.processorMsPerRequest.toFixed(1) ?? '',
+    },
     { title: 'p50', numeric: true, cell: (row) => row.throughput?.p50Ms.toFixed(0) ?? '' },
     { title: 'p99', numeric: true, cell: (row) => row.throughput?.p99Ms.toFixed(0) ?? '' },
   ];
@@ -340,7 +347,9 @@ function throughputTable(rows: readonly BenchRow[], settings: BenchSettings): st
       `Throughput (docs/PERFORMANCE.md): ${count(settings.connections, 'connection')}, ` +
         `${settings.seconds} s each, ` +
         'after a warm-up, each page against the static file on the same server in the same run; ' +
-        'p50 and p99: time to the answer in ms. One server per database (its embedded API on ' +
+        'CPU ms: the server’s processor time per request, its web thread and its embedded ' +
+        'API’s together (not PostgreSQL’s); p50 and p99: time to the answer in ms. ' +
+        'One server per database (its embedded API on ' +
         'PGlite, or on a PostgreSQL cluster of its own).',
     ),
     '',

@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { cookieHeaderOf } from './cookie-jar.ts';
+import { processorMs } from './processor-time.ts';
 import { signIn } from './demo-visitors.ts';
 import { startPortalServer } from './portal-server.ts';
 import { timeBySource } from './profile-summary.ts';
@@ -27,13 +28,6 @@ const profileDir = path.resolve('reports/profile');
 const threadNames = ['web server', 'embedded API'];
 /** Sources under this share of a thread's time are summed as one line. */
 const smallestShown = 0.01;
-
-/** Processor time (user and system) of a process and all its threads so far, in ms. */
-function processorMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return ticks * 10;
-}
 
 const build = spawnSync('npm', ['run', 'build'], {
   stdio: 'inherit',

@@ -23,6 +23,7 @@ import { lighthouseRule, performanceChecks } from './lighthouse-rule.ts';
 import { measureMonitoringClient, monitoringBudgetCheck } from './monitoring-weight.ts';
 import { byteBudgetChecks, kilobytes, measurePage, planVisits } from './page-weight.ts';
 import { prepareDemo } from './demo-visitors.ts';
+import { processorMs } from './processor-time.ts';
 
 const port = Number(process.env.BENCH_PORT ?? 4398);
 const origin = `http://127.0.0.1:${port}`;
@@ -196,7 +197,7 @@ try {
     }
   }
 
-  rows.push(...(await throughputRows('embedded', origin, demo)));
+  rows.push(...(await throughputRows('embedded', server, demo)));
   rows.push(...(await throughputOnPostgres()));
 
   report(rows, unmeasured);
@@ -463,8 +464,8 @@ async function clearBrowserCookies(debuggingPort) {
  * The throughput rows of one server: the static file's, then each page's against it. One server,
  * one run: every figure is compared with the static file's of the same minutes.
  */
-async function throughputRows(database, serverOrigin, demo) {
-  const staticRun = await requestsPerSecond(serverOrigin, staticFile, '');
+async function throughputRows(database, server, demo) {
+  const staticRun = await requestsPerSecond(server, staticFile, '');
   const measured = [
     {
       route: 'static file',
@@ -477,7 +478,7 @@ async function throughputRows(database, serverOrigin, demo) {
   for (const [route, state] of throughputPages) {
     const visit = rowOf(route, state).visit;
     const address = visit.path(demo);
-    const run = await requestsPerSecond(serverOrigin, address, demo.cookies[visit.visitor]);
+    const run = await requestsPerSecond(server, address, demo.cookies[visit.visitor]);
     const share = run.requestsPerSecond / staticRun.requestsPerSecond;
     const budget = route === 'SignIn' ? signInThroughputShare : signedInThroughputShare[database];
     measured.push({
@@ -499,7 +500,7 @@ async function throughputRows(database, serverOrigin, demo) {
   for (const [route, state] of unkeptThroughputPages) {
     const visit = rowOf(route, state).visit;
     const address = visit.path(demo);
-    const run = await requestsPerSecond(serverOrigin, address, demo.cookies[visit.visitor], {
+    const run = await requestsPerSecond(server, address, demo.cookies[visit.visitor], {
       everyViewNew: true,
     });
     measured.push({
@@ -538,7 +539,7 @@ async function throughputOnPostgres() {
     });
     try {
       const demo = await prepareDemo(onPostgres.origin, demoPassword);
-      return await throughputRows('PostgreSQL', onPostgres.origin, demo);
+      return await throughputRows('PostgreSQL', onPostgres, demo);
     } finally {
       await onPostgres.stop();
     }
@@ -549,10 +550,13 @@ async function throughputOnPostgres() {
 
 /**
  * Requests per second for one address, with the median and 99th percentile of the time to an
- * answer: a warm-up, then `connections` clients for `seconds`. With `everyViewNew`, each request
- * adds a query of its own (`view=<n>`), which the pages ignore and the kept copies' keys do not.
+ * answer and the server's processor time per request (its web thread and its embedded API's,
+ * bench/processor-time.ts): a warm-up, then `connections` clients for `seconds`. With
+ * `everyViewNew`, each request adds a query of its own (`view=<n>`), which the pages ignore and
+ * the kept copies' keys do not.
  */
-async function requestsPerSecond(serverOrigin, address, cookie, { everyViewNew = false } = {}) {
+async function requestsPerSecond(server, address, cookie, { everyViewNew = false } = {}) {
+  const serverOrigin = server.origin;
   const unkept = unkeptViews();
   const options = {
     url: `${serverOrigin}${address}`,
@@ -569,7 +573,9 @@ async function requestsPerSecond(serverOrigin, address, cookie, { everyViewNew =
       : {}),
   };
   await autocannon({ ...options, duration: Math.min(3, seconds) });
+  const processorBefore = processorMs(server.pid);
   const result = await autocannon({ ...options, duration: seconds });
+  const processorUsed = processorMs(server.pid) - processorBefore;
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(
       `${address}: ${result.non2xx} answers other than 2xx and ${result.errors} errors`,
@@ -577,6 +583,7 @@ async function requestsPerSecond(serverOrigin, address, cookie, { everyViewNew =
   }
   return {
     requestsPerSecond: result.requests.average,
+    processorMsPerRequest: processorUsed / Math.max(1, result.requests.total),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
   };
