@@ -61,6 +61,40 @@ async function signInAtProvider(page: Page, account: OidcAccount): Promise<void>
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/**
+ * A member of Acme's domain with an authenticator app, signed up here, then through Acme's provider
+ * as the same address: on CompanySignInLink, asked to prove the account. Answers the app and the
+ * recovery codes that came with it.
+ */
+async function memberWithAppAtLinkPage(page: Page, javaScriptEnabled: boolean, givenName: string) {
+  const handle = `${givenName.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}`;
+  const person = { ...newPerson(givenName), email: `${handle}@${acmeDomain}` };
+  await page.goto(`${server.baseURL}/sign-up`);
+  await signUp(page, person);
+  await expect(page).toHaveURL(/\/mfa-enrollment$/);
+  if (javaScriptEnabled) await waitForHydration(page);
+  await page.getByRole('button', { name: 'Skip for now' }).click();
+  await expect(page).toHaveURL(/\/welcome\/about-us$/);
+  await page.goto(`${server.baseURL}/account/security`);
+  if (javaScriptEnabled) await waitForHydration(page);
+  const factors = await setUpApp(page, javaScriptEnabled);
+  await openMemberMenu(page);
+  await signOut(page);
+  const account: OidcAccount = {
+    email: person.email,
+    password: 'the-provider-password',
+    subject: handle,
+    givenName,
+    familyName: 'Ellis',
+  };
+  portal.provider.addAccount(account);
+
+  await continueToProvider(page, person.email);
+  await signInAtProvider(page, account);
+  await expect(page).toHaveURL(/\/sign-in\/company\/link$/);
+  return factors;
+}
+
 for (const javaScriptEnabled of [true, false]) {
   test.describe(`with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
     test.use({ javaScriptEnabled });
@@ -128,33 +162,7 @@ for (const javaScriptEnabled of [true, false]) {
     test('an existing member links their account with a code of their authenticator app', async ({
       page,
     }) => {
-      const person = {
-        ...newPerson('Robin'),
-        email: `robin-${crypto.randomUUID().slice(0, 8)}@${acmeDomain}`,
-      };
-      await page.goto(`${server.baseURL}/sign-up`);
-      await signUp(page, person);
-      await expect(page).toHaveURL(/\/mfa-enrollment$/);
-      if (javaScriptEnabled) await waitForHydration(page);
-      await page.getByRole('button', { name: 'Skip for now' }).click();
-      await expect(page).toHaveURL(/\/welcome\/about-us$/);
-      await page.goto(`${server.baseURL}/account/security`);
-      if (javaScriptEnabled) await waitForHydration(page);
-      const { app } = await setUpApp(page, javaScriptEnabled);
-      await openMemberMenu(page);
-      await signOut(page);
-      const account: OidcAccount = {
-        email: person.email,
-        password: 'the-provider-password',
-        subject: `robin-${crypto.randomUUID().slice(0, 8)}`,
-        givenName: 'Robin',
-        familyName: 'Ellis',
-      };
-      portal.provider.addAccount(account);
-
-      await continueToProvider(page, person.email);
-      await signInAtProvider(page, account);
-      await expect(page).toHaveURL(/\/sign-in\/company\/link$/);
+      const { app } = await memberWithAppAtLinkPage(page, javaScriptEnabled, 'Robin');
       const otherWays = page.getByRole('navigation', {
         name: 'Another way to show it is your account:',
       });
@@ -188,34 +196,9 @@ for (const javaScriptEnabled of [true, false]) {
     test('an existing member links their account with a recovery code, and is told how many are left', async ({
       page,
     }) => {
-      const person = {
-        ...newPerson('Sam'),
-        email: `sam-${crypto.randomUUID().slice(0, 8)}@${acmeDomain}`,
-      };
-      await page.goto(`${server.baseURL}/sign-up`);
-      await signUp(page, person);
-      await expect(page).toHaveURL(/\/mfa-enrollment$/);
-      if (javaScriptEnabled) await waitForHydration(page);
-      await page.getByRole('button', { name: 'Skip for now' }).click();
-      await expect(page).toHaveURL(/\/welcome\/about-us$/);
-      await page.goto(`${server.baseURL}/account/security`);
-      if (javaScriptEnabled) await waitForHydration(page);
-      const { recoveryCodes } = await setUpApp(page, javaScriptEnabled);
+      const { recoveryCodes } = await memberWithAppAtLinkPage(page, javaScriptEnabled, 'Sam');
       const [code] = recoveryCodes ?? [];
       if (code === undefined) throw new Error('The first app came with no recovery codes.');
-      await openMemberMenu(page);
-      await signOut(page);
-      const account: OidcAccount = {
-        email: person.email,
-        password: 'the-provider-password',
-        subject: `sam-${crypto.randomUUID().slice(0, 8)}`,
-        givenName: 'Sam',
-        familyName: 'Okafor',
-      };
-      portal.provider.addAccount(account);
-
-      await continueToProvider(page, person.email);
-      await signInAtProvider(page, account);
       await page
         .getByRole('navigation', { name: 'Another way to show it is your account:' })
         .getByRole('link', { name: 'Use a recovery code' })
