@@ -1,10 +1,6 @@
 import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
-import {
-  companySignInFallbackMessage,
-  recoveryCodeUsedMessage,
-  unsavableCharacterMessage,
-} from '../lib/messages';
+import { companySignInFallbackMessage, unsavableCharacterMessage } from '../lib/messages';
 import { paths } from '../routes';
 import {
   linkCompanySignIn,
@@ -13,7 +9,6 @@ import {
   type LinkMethod,
 } from '../server/api/company-sign-in';
 import type { Navigation } from '../server/forms/navigation';
-import { addFlash } from '../server/session/flash';
 import {
   forgetCompanySignIn,
   keepCompanySignIn,
@@ -21,6 +16,7 @@ import {
 } from '../server/session/company-sign-in';
 import { enterSessionAndGoOn } from '../server/session/signed-in';
 import { apiFailure } from './api-failure';
+import { tellRecoveryCodesLeft } from './recovery-codes-left';
 import {
   currentPasswordField,
   isStorableText,
@@ -28,7 +24,6 @@ import {
   recoveryCodeField,
 } from './fields';
 import { ErrorMessage } from '../../contract/error-messages.ts';
-import { RECOVERY_CODES_LOW } from '../../contract/limits.ts';
 
 /**
  * "Continue with <company>" on the company's sign-up page: a sign-in with the company's provider,
@@ -115,13 +110,8 @@ async function linkByCode(
   }
   forgetCompanySignIn(context.cookies);
   const redirectTo = enterSessionAndGoOn(context, linked.answer);
-  const { recoveryCodesLeft } = linked;
-  if (recoveryCodesLeft !== undefined) {
-    addFlash(context.cookies, {
-      message: recoveryCodeUsedMessage(recoveryCodesLeft),
-      type: recoveryCodesLeft <= RECOVERY_CODES_LOW ? 'info' : 'success',
-      autoDismiss: false,
-    });
+  if (linked.recoveryCodesLeft !== undefined) {
+    tellRecoveryCodesLeft(context.cookies, linked.recoveryCodesLeft);
   }
   return { redirectTo };
 }

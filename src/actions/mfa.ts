@@ -5,7 +5,6 @@ import {
   mfaSendCodeFallbackMessage,
   mfaVerifyFallbackMessage,
   noMfaTokenMessage,
-  recoveryCodeUsedMessage,
 } from '../lib/messages';
 import { paths } from '../routes';
 import {
@@ -18,7 +17,7 @@ import {
 } from '../server/api/mfa';
 import type { ApiClient } from '../server/api/client';
 import type { Navigation } from '../server/forms/navigation';
-import { addFlash } from '../server/session/flash';
+import { tellRecoveryCodesLeft } from './recovery-codes-left';
 import { isOnboarding } from '../server/session/onboarding';
 import { rememberDevice } from '../server/session/remembered-device';
 import { takeReturnTo } from '../server/session/return-to';
@@ -30,7 +29,6 @@ import {
   rememberDeviceField,
   usMobileNumberField,
 } from './fields';
-import { RECOVERY_CODES_LOW } from '../../contract/limits.ts';
 
 /** Where a member goes once the MFA step is settled: the welcome pages after sign-up, else on. */
 export function afterMfaStep(context: ActionAPIContext): Navigation {
@@ -131,11 +129,7 @@ export const verifyRecoveryCode = defineAction({
       verifyCode(api, code, 'recovery_code', remember_device),
     );
     if (passed.recoveryCodesLeft !== undefined) {
-      addFlash(context.cookies, {
-        message: recoveryCodeUsedMessage(passed.recoveryCodesLeft),
-        type: passed.recoveryCodesLeft <= RECOVERY_CODES_LOW ? 'info' : 'success',
-        autoDismiss: false,
-      });
+      tellRecoveryCodesLeft(context.cookies, passed.recoveryCodesLeft);
     }
     return afterMfaStep(context);
   },

@@ -85,6 +85,11 @@ const linkWith = (token: string, method: 'app' | 'recovery_code', otp: string) =
 const current = async (token: string): Promise<unknown> =>
   (await api.call('POST', '/api/v1/company_sign_in/current', { body: { token } })).json();
 
+/** The wrong app and recovery codes counted against the account. */
+const wrongCodesOf = async (userId: number): Promise<number> =>
+  (await api.db.select().from(secondStepFailures).where(eq(secondStepFailures.userId, userId)))
+    .length;
+
 /** Whether the next sign-in at the provider goes straight through, the account linked. */
 async function isLinked(person: { email: string; password: string }): Promise<boolean> {
   const again = await signInThroughProvider(person);
@@ -169,11 +174,9 @@ describe('linking with a code of the authenticator app', () => {
         token = await linkRequired(person);
       }
     }
-    const failures = await api.db
-      .select()
-      .from(secondStepFailures)
-      .where(eq(secondStepFailures.userId, account.user.id));
-    expect(failures).toHaveLength(ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT - 1);
+    expect(await wrongCodesOf(account.user.id)).toBe(
+      ONE_TIME_CODE_MAX_FAILED_ATTEMPTS_PER_ACCOUNT - 1,
+    );
     const last = await linkWith(token, 'app', wrong);
     expect(last.status).toBe(403);
     expect(await last.json()).toEqual({ error: CODES_PAUSED_MESSAGE });
@@ -227,11 +230,7 @@ describe('linking with a code of the authenticator app', () => {
       expect(refused.status).toBe(403);
       expect(await refused.json()).toEqual({ error: ErrorMessage.lockedAccountLink });
     }
-    const failures = await api.db
-      .select()
-      .from(secondStepFailures)
-      .where(eq(secondStepFailures.userId, account.user.id));
-    expect(failures).toHaveLength(0);
+    expect(await wrongCodesOf(account.user.id)).toBe(0);
     expect(await current(token)).toMatchObject({ state: 'awaiting_link' });
     const unspent = await api.db
       .select()
@@ -248,11 +247,7 @@ describe('linking with a code of the authenticator app', () => {
 
     expect(refused.status).toBe(422);
     expect(await refused.json()).toEqual({ error: ErrorMessage.invalidMfaCode });
-    const failures = await api.db
-      .select()
-      .from(secondStepFailures)
-      .where(eq(secondStepFailures.userId, account.user.id));
-    expect(failures).toHaveLength(0);
+    expect(await wrongCodesOf(account.user.id)).toBe(0);
     expect(await current(token)).toMatchObject({ state: 'awaiting_link' });
   });
 });
@@ -291,11 +286,7 @@ describe('linking with a recovery code', () => {
 
     expect(refused.status).toBe(422);
     expect(await refused.json()).toEqual({ error: ErrorMessage.invalidRecoveryCode });
-    const failures = await api.db
-      .select()
-      .from(secondStepFailures)
-      .where(eq(secondStepFailures.userId, account.user.id));
-    expect(failures).toHaveLength(1);
+    expect(await wrongCodesOf(account.user.id)).toBe(1);
   });
 });
 
