@@ -7,9 +7,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cspReportingDirectives } from './src/lib/csp-reporting.ts';
-import { uploadBodyLimitBytes } from './src/routes.ts';
+import { signedInPagePatterns, uploadBodyLimitBytes } from './src/routes.ts';
 import { cachedCspDigests } from './src/astro-adjustments/build/cached-csp-digests.mjs';
 import { islandModuleGraph } from './src/astro-adjustments/build/island-module-graph.mjs';
+import { memberStylesheet } from './src/astro-adjustments/build/member-stylesheet.mjs';
 import {
   pageOnlyStyleHashes,
   styleDigest,
@@ -75,7 +76,9 @@ export default defineConfig({
   }),
   // All session state lives in our own cookies and the API (docs/ARCHITECTURE.md).
   session: false,
-  build: { inlineStylesheets: 'always' },
+  // Vite's CSS files, which member-stylesheet (below) puts back inline in every page but the
+  // signed-in ones, and joins into the one file those link.
+  build: { inlineStylesheets: 'never' },
   integrations: [
     react(),
     // The content editors' editor, only in builds that may serve it
@@ -88,6 +91,9 @@ export default defineConfig({
     // Every page may carry the layer order and Astro's island style; its other styles it hashes
     // as it renders them.
     pageOnlyStyleHashes({ keptStyles: [layerOrder] }),
+    // Signed-in pages link one stylesheet; the pages before sign-in keep theirs inline and fetch
+    // it ahead (docs/decisions/073-signed-in-pages-link-their-stylesheet.md).
+    memberStylesheet({ memberPagePatterns: signedInPagePatterns }),
     // Islands hydrate by the product's own directives only; Astro's five are never rendered,
     // but for the content editor's page, which hydrates by `client:only` in a build that has it.
     unusedDirectiveHashes({

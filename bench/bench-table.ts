@@ -117,6 +117,7 @@ const is =
 function budgetLabel(check: BenchCheck): string | undefined {
   const { figure, budget } = check;
   if (figure.startsWith('JavaScript')) return `JS ≤ ${kilobytes(budget)}`;
+  if (figure === 'HTML (uncompressed)') return `HTML ≤ ${kilobytes(budget)} uncompressed`;
   if (figure.startsWith('HTML')) return `HTML ≤ ${kilobytes(budget)}`;
   if (figure === 'bytes transferred') return `all ≤ ${kilobytes(budget)}`;
   if (figure === 'modules found late') return 'no module found late';
@@ -208,11 +209,19 @@ function weightTable(rows: readonly BenchRow[]): string {
       title: 'HTML KB',
       numeric: true,
       cell: (row) =>
-        marked(row, `${kb(row.weight?.htmlBytes ?? 0)} ${row.weight?.htmlEncoding ?? ''}`, (f) =>
-          f.startsWith('HTML'),
+        marked(
+          row,
+          `${kb(row.weight?.htmlBytes ?? 0)} ${row.weight?.htmlEncoding ?? ''}`,
+          is('HTML (compressed)'),
         ),
     },
-    { title: 'requests', numeric: true, cell: (row) => String(row.weight?.requests ?? '') },
+    {
+      title: 'raw',
+      numeric: true,
+      cell: (row) =>
+        marked(row, kb(row.weight?.htmlUncompressedBytes ?? 0), is('HTML (uncompressed)')),
+    },
+    { title: 'req', numeric: true, cell: (row) => String(row.weight?.requests ?? '') },
     {
       title: 'all KB',
       numeric: true,
@@ -220,13 +229,13 @@ function weightTable(rows: readonly BenchRow[]): string {
     },
   ];
   const styles = anyStylesheet
-    ? 'CSS KB: linked stylesheets; styles inline in a page count in its HTML.'
-    : "CSS: no page links a stylesheet (0.0 KB on every page): styles are inline in the HTML and count in HTML KB (build.inlineStylesheets: 'always').";
+    ? 'CSS KB: linked stylesheets and those fetched ahead for the next page; styles inline in a page count in its HTML.'
+    : 'CSS: no page links a stylesheet or fetches one ahead (0.0 KB on every page): styles are inline in the HTML and count in HTML KB.';
   return [
     wrap(
       'Page weight: every page of the route table in every state, a first visit without a cache. ' +
-        'KB of 1,024 bytes as served: scripts gzip, the document br or gzip; requests: the ' +
-        'document and each file it loads; all: every byte of them.',
+        'KB of 1,024 bytes as served: scripts gzip, the document br or gzip (raw: the same ' +
+        'KB uncompressed); req: the document and each file it loads; all: every byte of them.',
     ),
     '',
     markdownTable(columns, rows),

@@ -76,7 +76,28 @@ describe('stylesheetFindings', () => {
       '<style>.x{color:var(--brand);border-color:var( --missing );outline:var(--soft, red)}</style>';
     expect(stylesheetFindings(html)).toEqual({
       renderBlocking: [],
+      prefetched: [],
       undefinedCustomProperties: ['--missing'],
+    });
+  });
+
+  it('counts what the linked stylesheets define and use', () => {
+    const html =
+      '<link rel="stylesheet" href="/_astro/member.a.css"><style>.x{color:var(--brand)}</style>';
+    const linked = [':root{--brand:var(--teal-9)}.y{color:var(--gone)}'];
+    expect(stylesheetFindings(html, linked).undefinedCustomProperties).toEqual([
+      '--gone',
+      '--teal-9',
+    ]);
+  });
+
+  it('names the stylesheets a page fetches ahead, and not other files it fetches ahead', () => {
+    const html =
+      '<link rel="prefetch" href="/_astro/member.a.css" as="style">' +
+      '<link rel="prefetch" href="/_astro/next.js" as="script"><style>.x{}</style>';
+    expect(stylesheetFindings(html)).toMatchObject({
+      renderBlocking: [],
+      prefetched: ['/_astro/member.a.css'],
     });
   });
 });

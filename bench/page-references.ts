@@ -7,18 +7,29 @@
 export interface StylesheetFindings {
   /** Stylesheets the browser must fetch before it paints anything. */
   readonly renderBlocking: readonly string[];
-  /** Custom properties the page's inline styles use, without a fallback, and define nowhere. */
+  /** Stylesheets the page has the browser fetch ahead, for a page it may go to next. */
+  readonly prefetched: readonly string[];
+  /**
+   * Custom properties the page's styles (inline, and in the stylesheets it links) use, without a
+   * fallback, and define nowhere.
+   */
   readonly undefinedCustomProperties: readonly string[];
 }
 
 /**
- * No page waits for a stylesheet (each carries its styles inline), and the
- * tokens the build leaves out of them (src/styles/prune-unused-tokens.mjs) are ones no style uses.
+ * Which stylesheets a page waits for (only a signed-in page, for the one stylesheet the pages
+ * before sign-in fetch ahead) and which it fetches ahead, and whether the tokens the build leaves
+ * out of its styles (src/styles/prune-unused-tokens.mjs) are ones no style uses. `linkedCss` is the
+ * text of the stylesheets it links.
  */
-export function stylesheetFindings(html: string): StylesheetFindings {
-  const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)]
-    .map((match) => match[1] ?? '')
-    .join('\n');
+export function stylesheetFindings(
+  html: string,
+  linkedCss: readonly string[] = [],
+): StylesheetFindings {
+  const styles = [
+    ...[...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].map((match) => match[1] ?? ''),
+    ...linkedCss,
+  ].join('\n');
   const defined = new Set([...styles.matchAll(/(--[\w-]+)\s*:/g)].map((match) => match[1]));
   const undefinedCustomProperties = new Set<string>();
   for (const [, name = '', fallback] of styles.matchAll(/var\(\s*(--[\w-]+)\s*(,)?/g)) {
@@ -26,6 +37,7 @@ export function stylesheetFindings(html: string): StylesheetFindings {
   }
   return {
     renderBlocking: stylesheetReferencesOf(html),
+    prefetched: prefetchedStylesheetsOf(html),
     undefinedCustomProperties: [...undefinedCustomProperties].sort(),
   };
 }
@@ -60,6 +72,14 @@ const stylesheetReferences = /<link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref="([^
 /** The stylesheets a document links, as written. */
 export function stylesheetReferencesOf(html: string): string[] {
   return [...html.matchAll(stylesheetReferences)].map((match) => match[1] ?? '');
+}
+
+const prefetchedStylesheets =
+  /<link\b(?=[^>]*\brel="prefetch")(?=[^>]*\bas="style")[^>]*\bhref="([^"]+)"/g;
+
+/** The stylesheets a document has the browser fetch ahead, as written. */
+export function prefetchedStylesheetsOf(html: string): string[] {
+  return [...html.matchAll(prefetchedStylesheets)].map((match) => match[1] ?? '');
 }
 /**
  * The modules a script imports: `import … from "x"`, `import "x"` and `import("x")`, relative

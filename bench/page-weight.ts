@@ -11,7 +11,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
-import { pageRoutes, type PageRoute, type RouteName } from '../src/routes.ts';
+import { isSignedInPage, pageRoutes, type PageRoute, type RouteName } from '../src/routes.ts';
 import {
   importsOf,
   inlineScriptsOf,
@@ -20,6 +20,7 @@ import {
   scriptReferencesOf,
   staticImportsOf,
   stylesheetAssetsOf,
+  prefetchedStylesheetsOf,
   stylesheetFindings,
   stylesheetReferencesOf,
   type StylesheetFindings,
@@ -37,6 +38,11 @@ export const budgets = {
   javaScriptSignedIn: 100 * kilobyte,
   /** The document, compressed: it fits the first round trips of a new connection. */
   html: 14 * kilobyte,
+  /**
+   * A signed-in page's document, uncompressed: what the server renders and compresses on every
+   * view it cannot send again, its styles in the stylesheet it links.
+   */
+  signedInHtmlUncompressed: 35 * kilobyte,
   /** Everything the sign-in page transfers, compressed as served. */
   signInTransferred: 100 * kilobyte,
   /**
@@ -89,7 +95,7 @@ export interface PlannedVisit {
   readonly visitor: Visitor;
   /** The address to visit, once the demo data is known. */
   readonly path: (demo: DemoData) => string;
-  /** Whether the route belongs to the signed-in portal (its JavaScript budget). */
+  /** Whether the route belongs to the signed-in portal (its JavaScript and HTML budgets). */
   readonly signedInPage: boolean;
   /** 200, or 404 for NotFound: anything else (a redirect, an error) is not the page. */
   readonly status: number;
@@ -148,7 +154,7 @@ export function planVisits(routes: readonly PageRoute[] = pageRoutes): {
       unmeasured.push({ route: route.name, reason });
       continue;
     }
-    const signedInPage = route.guard === 'auth';
+    const signedInPage = isSignedInPage(route);
     const variants = patternVariants(route.pattern);
     for (const visitor of visitorsByGuard[route.guard]) {
       for (const variant of variants) {
@@ -243,11 +249,13 @@ export interface PageWeight {
   readonly htmlBytes: number;
   /** How the document was compressed (`br`, `gzip`, or `none`). */
   readonly htmlEncoding: string;
+  /** The document as the browser reads it, uncompressed. */
+  readonly htmlUncompressedBytes: number;
   /** Every script the page loads, inline ones included, each gzipped on its own. */
   readonly javaScriptGzipBytes: number;
   /** The modules of {@link onDemandModules} the page may load at a visitor's request, gzipped. */
   readonly onDemandJavaScriptGzipBytes: number;
-  /** Stylesheets, compressed as served. */
+  /** Stylesheets, those fetched ahead for the next page included, compressed as served. */
   readonly cssBytes: number;
   /** Everything transferred: document, scripts, stylesheets, icons, images, fonts, as served. */
   readonly transferredBytes: number;
@@ -370,9 +378,14 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
 
   let cssBytes = 0;
   const assets: string[] = [];
-  const pendingStylesheets = stylesheetReferencesOf(html).map((address) =>
+  const linked = stylesheetReferencesOf(html).map((address) =>
     sameOrigin(address, documentUrl, origin),
   );
+  const linkedCss: string[] = [];
+  const pendingStylesheets = [
+    ...linked,
+    ...prefetchedStylesheetsOf(html).map((address) => sameOrigin(address, documentUrl, origin)),
+  ];
   while (pendingStylesheets.length > 0) {
     const url = pendingStylesheets.pop();
     if (!url) continue;
@@ -380,6 +393,7 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
     if (!stylesheet) continue;
     noteCompression(url, stylesheet);
     cssBytes += stylesheet.wireBytes;
+    if (linked.includes(url)) linkedCss.push(stylesheet.body);
     for (const address of stylesheetAssetsOf(stylesheet.body)) {
       const asset = sameOrigin(address, url, origin);
       if (asset?.endsWith('.css')) pendingStylesheets.push(asset);
@@ -407,6 +421,7 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
     status: page.status,
     htmlBytes: page.wireBytes,
     htmlEncoding: page.encoding,
+    htmlUncompressedBytes: Buffer.byteLength(html),
     javaScriptGzipBytes,
     onDemandJavaScriptGzipBytes,
     cssBytes,
@@ -414,7 +429,7 @@ export async function measurePage(origin: string, path: string, cookie = ''): Pr
     requests: 1 + fetchedUrls.size,
     hasIslands: html.includes('<astro-island'),
     uncompressed,
-    styles: stylesheetFindings(html),
+    styles: stylesheetFindings(html, linkedCss),
     modulesFoundLate: modulesFoundLate(
       html,
       documentUrl,
@@ -445,6 +460,11 @@ export function byteBudgetChecks(visit: PlannedVisit, weight: PageWeight): Budge
     check('text responses sent uncompressed', weight.uncompressed.length, 0),
     check('modules found late', weight.modulesFoundLate.length, 0),
   ];
+  if (visit.signedInPage) {
+    checks.push(
+      check('HTML (uncompressed)', weight.htmlUncompressedBytes, budgets.signedInHtmlUncompressed),
+    );
+  }
   if (visit.route === 'SignIn') {
     checks.push(check('bytes transferred', weight.transferredBytes, budgets.signInTransferred));
   }

@@ -434,3 +434,16 @@ export const firstVisitCopyPaths: readonly string[] = pageRoutes
       throw new Error(`${pattern}: first-visit copies need a fixed path`);
     return pattern;
   });
+
+/**
+ * A page a member sees signed in. These link one stylesheet, which the pages before sign-in fetch
+ * ahead, where every other page carries its styles inline
+ * (src/astro-adjustments/build/member-stylesheet.mjs), and keep to a smaller HTML budget.
+ */
+export const isSignedInPage = (route: PageRoute): boolean =>
+  route.guard === 'auth' && !route.endpoint && !route.redirectTo;
+
+/** The patterns of the {@link isSignedInPage signed-in pages}. */
+export const signedInPagePatterns: readonly string[] = pageRoutes
+  .filter(isSignedInPage)
+  .map(({ pattern }) => pattern);
