@@ -1,6 +1,7 @@
 import type { AstroComponentMetadata, NamedSSRLoadedRendererValue } from 'astro';
 import { createElement, Fragment, useId, type ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { RememberedRenders } from './remembered-renders';
 import { renderingStaticComponentsWhole } from './rendering-static-components-whole';
 
 /** React's renderer, standing in: only islands reach it. */
@@ -109,5 +110,36 @@ describe('renderingStaticComponentsWhole', () => {
       {},
       hydrated,
     );
+  });
+
+  it('renders a component again with the same props, slots and place from what it remembers', async () => {
+    const remembered = new RememberedRenders({ maxEntries: 10, maxKeyLength: 1000 });
+    const remembering = renderingStaticComponentsWhole(islandRenderer, remembered);
+    let renders = 0;
+    const Counted = ({ label }: { label: string }) => {
+      renders += 1;
+      return createElement(Labelled, { label });
+    };
+    const show = (page: object, props: Record<string, unknown>) =>
+      remembering.renderToStaticMarkup.call(
+        { result: page },
+        Counted,
+        props,
+        { default: new HtmlString('<b>x</b>') } as unknown as Record<string, string>,
+        asShown,
+      );
+    const first = await show({}, { label: 'One' });
+    expect(await show({}, { label: 'One' })).toEqual(first);
+    expect(renders).toBe(1);
+    // Other props, or another place on the page (its ids' prefix), are another render.
+    const page = {};
+    await show(page, { label: 'Two' });
+    const secondOnPage = await show(page, { label: 'One' });
+    expect(secondOnPage.html).toMatch(/id="_s1/);
+    expect(renders).toBe(3);
+    // Props that are not plain data are never remembered.
+    await show({}, { label: 'One', onPick: () => undefined });
+    await show({}, { label: 'One', onPick: () => undefined });
+    expect(renders).toBe(5);
   });
 });

@@ -1,6 +1,7 @@
 import type { NamedSSRLoadedRendererValue } from 'astro';
 import { createElement, type FunctionComponent } from 'react';
 import { renderToString } from 'react-dom/server';
+import { RememberedRenders } from './remembered-renders';
 
 /** What Astro gives a renderer as `this`: the page being rendered. */
 interface RenderingPage {
@@ -30,16 +31,26 @@ const hoistedLinks =
 const renderedOnPage = new WeakMap<object, number>();
 
 /**
+ * Renders already made, for the next page that shows the same component with the same props, slots
+ * and place: a few hundred pages' worth of the kit's small pieces. Not under `astro dev`, where a
+ * component changes with its file.
+ */
+const rememberedByDefault = import.meta.env.DEV
+  ? undefined
+  : new RememberedRenders({ maxEntries: 4000, maxKeyLength: 4096 });
+
+/**
  * `renderer`, which renders a component that is not hydrated (the kit's headings, chips and icons a
  * page shows as they are) with React's `renderToString`, in one call; islands still go to
  * `renderer`. React's renderer for Astro streams every component into a reader of its own, which
  * cost a Dashboard about forty times the setup of a stream for a few bytes of HTML each. A
  * component rendered here never hydrates, so it needs neither the island's attributes nor a form's
  * state; its ids take the prefix `s` and a number of the page's own, apart from the islands' `r0`,
- * `r1`, ….
+ * `r1`, …. Its HTML is remembered ({@link RememberedRenders}).
  */
 export function renderingStaticComponentsWhole(
   renderer: NamedSSRLoadedRendererValue,
+  remembered: RememberedRenders | undefined = rememberedByDefault,
 ): NamedSSRLoadedRendererValue {
   return {
     ...renderer,
@@ -64,9 +75,14 @@ export function renderingStaticComponentsWhole(
       const page = this.result;
       const index = renderedOnPage.get(page) ?? 0;
       renderedOnPage.set(page, index + 1);
+      const identifierPrefix = `s${index}`;
+      const key = remembered?.key(Component as object, ownProps, slots, identifierPrefix);
+      const known = key === undefined ? undefined : remembered?.get(key);
+      if (known !== undefined) return Promise.resolve({ html: known });
       const html = renderToString(createElement(Component as FunctionComponent, elementProps), {
-        identifierPrefix: `s${index}`,
+        identifierPrefix,
       }).replace(hoistedLinks, '');
+      if (key !== undefined) remembered?.remember(key, html);
       return Promise.resolve({ html });
     },
   };
