@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RememberedRenders } from './remembered-renders';
 
@@ -58,5 +60,23 @@ describe('RememberedRenders', () => {
     expect(remembered.get('b')).toBeUndefined();
     expect(remembered.get('a')).toBe('<h1>A</h1>');
     expect(remembered.size).toBe(2);
+  });
+});
+
+describe('the kit’s components', () => {
+  /** What would make a component's HTML depend on more than its props while it renders. */
+  const readsBeyondProps =
+    /\bDate\.now\(|\bnew Date\(|\bMath\.random\(|\buse(Context|Store|SyncExternalStore)\(|\bcrypto\./;
+
+  it('read nothing but their props as they render, which remembering their HTML relies on', () => {
+    const kit = path.resolve(import.meta.dirname, '../../ui');
+    const components = readdirSync(kit, { recursive: true, encoding: 'utf8' }).filter(
+      (file) => file.endsWith('.tsx') && !file.endsWith('.test.tsx'),
+    );
+    expect(components.length).toBeGreaterThan(10);
+    const impure = components.filter((file) =>
+      readsBeyondProps.test(readFileSync(path.join(kit, file), 'utf8')),
+    );
+    expect(impure).toEqual([]);
   });
 });
