@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, type SQLWrapper } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { accountTokens, users, type User } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
@@ -219,9 +219,13 @@ export function requestEmailChange(
 /**
  * The address a change waits on: that of the member's live `change_email` token, if any, issued
  * since the member's credentials last changed. A query, for the statement that describes the
- * member to take in as a subquery.
+ * member to take in as a subquery, whose values may be placeholders of that statement.
  */
-export function pendingEmailQuery(database: Database, userId: number, now: Date) {
+export function pendingEmailQuery(
+  database: Database,
+  userId: number | SQLWrapper,
+  now: Date | SQLWrapper,
+) {
   return database
     .select({ email: accountTokens.email })
     .from(accountTokens)

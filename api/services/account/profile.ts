@@ -1,6 +1,8 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { placeholderFor, preparedStatements } from '../../db/prepared.ts';
 import {
+  accountTokens,
   companyConnections,
   companyIdentities,
   requests,
@@ -63,14 +65,11 @@ export async function describeCurrentUser(
   companyName: string | null,
   now: Date,
 ): Promise<CurrentUserAnswer> {
-  const [facts] = await database
-    .select({
-      requestCount: count(),
-      pendingEmail: sql<string | null>`(${pendingEmailQuery(database, user.id, now)})`,
-      companySignIn: sql<boolean>`exists (${companySignInQuery(database, user)})`,
-    })
-    .from(requests)
-    .where(eq(requests.userId, user.id));
+  const [facts] = await currentUserFacts(database, user.companyId !== null).execute({
+    userId: user.id,
+    companyId: user.companyId,
+    now,
+  });
   return {
     external_id: user.externalId,
     full_name: `${user.name} ${user.lastName}`,
@@ -90,17 +89,40 @@ export async function describeCurrentUser(
   };
 }
 
+/**
+ * The statement of describeCurrentUser, one for a member of a company and one for a member of none,
+ * whom no company's provider signs in.
+ */
+const currentUserFacts = preparedStatements(
+  'current_user_facts',
+  (ofCompany: boolean) => (ofCompany ? 'company' : 'none'),
+  (database, ofCompany, name) =>
+    database
+      .select({
+        requestCount: count(),
+        pendingEmail: sql<string | null>`(${pendingEmailQuery(
+          database,
+          sql.placeholder('userId'),
+          placeholderFor('now', accountTokens.expiresAt),
+        )})`,
+        companySignIn: sql<boolean>`exists (${companySignInQuery(database, ofCompany)})`,
+      })
+      .from(requests)
+      .where(eq(requests.userId, sql.placeholder('userId')))
+      .prepare(name),
+);
+
 /** The member's link to their company's provider, while the company's sign-in is on. */
-function companySignInQuery(database: Database, user: Pick<User, 'id' | 'companyId'>) {
+function companySignInQuery(database: Database, ofCompany: boolean) {
   return database
     .select({ one: sql`1` })
     .from(companyIdentities)
     .innerJoin(companyConnections, eq(companyConnections.id, companyIdentities.connectionId))
     .where(
       and(
-        eq(companyIdentities.userId, user.id),
+        eq(companyIdentities.userId, sql.placeholder('userId')),
         eq(companyConnections.enabled, true),
-        user.companyId === null ? sql`false` : eq(companyConnections.companyId, user.companyId),
+        ofCompany ? eq(companyConnections.companyId, sql.placeholder('companyId')) : sql`false`,
       ),
     );
 }

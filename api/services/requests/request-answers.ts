@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { preparedStatement, preparedStatements } from '../../db/prepared.ts';
 import {
   blobs,
   requestCategories,
@@ -83,11 +84,19 @@ export interface RequestFilter {
   categoryId?: string | undefined;
 }
 
-function filterCondition(filter: RequestFilter): SQL | undefined {
+/** Which filters a list has and how its window is found: one prepared statement each. */
+interface ListShape {
+  statuses: readonly RequestStatus[] | undefined;
+  byCategory: boolean;
+  window: 'offset' | 'after' | 'before';
+}
+
+function filterCondition(shape: ListShape): SQL | undefined {
   return and(
-    eq(requests.userId, filter.userId),
-    filter.statuses === undefined ? undefined : inArray(requests.status, [...filter.statuses]),
-    filter.categoryId === undefined ? undefined : eq(requests.categoryId, filter.categoryId),
+    eq(requests.userId, sql.placeholder('userId')),
+    // The groups of statuses are few and fixed: part of the statement, not a value of it.
+    shape.statuses === undefined ? undefined : inArray(requests.status, [...shape.statuses]),
+    shape.byCategory ? eq(requests.categoryId, sql.placeholder('categoryId')) : undefined,
   );
 }
 
@@ -113,11 +122,93 @@ interface RequestSummaries {
 
 /** The list's order, newest first; each key is unique with the id. */
 const listKey = sql`(${requests.updatedAt}, ${requests.createdAt}, ${requests.id})`;
-const positionKey = (position: RequestPosition) =>
-  sql`(${position.updatedAt}::timestamptz, ${position.createdAt}::timestamptz, ${position.id}::uuid)`;
 /** A timestamp exactly as the database keeps it (to the microsecond), for a cursor. */
 const exactly = (column: typeof requests.updatedAt) =>
   sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** The list's key of the position a window starts after or ends before, as values of the call. */
+const positionKey = sql`(${sql.placeholder('updatedAt')}::timestamptz, ${sql.placeholder('createdAt')}::timestamptz, ${sql.placeholder('id')}::uuid)`;
+
+/** The statement of listRequestSummaries, one for each shape of list. */
+const requestSummaries = preparedStatements(
+  'request_summaries',
+  (shape: ListShape) =>
+    `${shape.statuses?.join(',') ?? '*'}|${shape.byCategory ? 'category' : ''}|${shape.window}`,
+  (database, shape, name) => {
+    // Going back (`before`), the rows nearest the position are the oldest of the rows above it.
+    const order = shape.window === 'before' ? asc : desc;
+    const keyset =
+      shape.window === 'after'
+        ? sql`${listKey} < ${positionKey}`
+        : shape.window === 'before'
+          ? sql`${listKey} > ${positionKey}`
+          : undefined;
+    // Before the window: all above the position it follows, or above the one it precedes.
+    const preceding =
+      shape.window === 'after'
+        ? sql<number>`count(*) filter (where ${listKey} >= ${positionKey})`
+        : shape.window === 'before'
+          ? sql<number>`count(*) filter (where ${listKey} > ${positionKey})`
+          : sql<number>`0`;
+    const counted = database
+      .select({
+        total: count().as('total'),
+        preceding: preceding.mapWith(Number).as('preceding'),
+      })
+      .from(requests)
+      .where(filterCondition(shape))
+      .as('counted');
+    const listed = database
+      .select({
+        id: requests.id,
+        title: requests.title,
+        status: requests.status,
+        createdAt: requests.createdAt,
+        updatedAt: requests.updatedAt,
+        exactCreatedAt: exactly(requests.createdAt).as('exact_created_at'),
+        exactUpdatedAt: exactly(requests.updatedAt).as('exact_updated_at'),
+        // Named apart: a subquery's columns need names of their own, and both tables have an `id`.
+        categoryId: sql<string>`${requestCategories.id}`.as('category_id'),
+        categoryName: requestCategories.name,
+        categoryDescription: requestCategories.description,
+        categoryIcon: requestCategories.icon,
+        attachmentCount:
+          sql<number>`(select count(*) from ${blobs} where ${blobs.requestId} = ${requests.id})`
+            .mapWith(Number)
+            .as('attachment_count'),
+      })
+      .from(requests)
+      .innerJoin(requestCategories, eq(requests.categoryId, requestCategories.id))
+      .where(and(filterCondition(shape), keyset))
+      .orderBy(order(requests.updatedAt), order(requests.createdAt), order(requests.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .as('listed');
+    return database
+      .select({
+        total: counted.total,
+        preceding: counted.preceding,
+        listed: {
+          id: listed.id,
+          title: listed.title,
+          status: listed.status,
+          createdAt: listed.createdAt,
+          updatedAt: listed.updatedAt,
+          exactCreatedAt: listed.exactCreatedAt,
+          exactUpdatedAt: listed.exactUpdatedAt,
+          categoryId: listed.categoryId,
+          categoryName: listed.categoryName,
+          categoryDescription: listed.categoryDescription,
+          categoryIcon: listed.categoryIcon,
+          attachmentCount: listed.attachmentCount,
+        },
+      })
+      .from(counted)
+      .leftJoinLateral(listed, sql`true`)
+      .orderBy(order(listed.updatedAt), order(listed.createdAt), order(listed.id))
+      .prepare(name);
+  },
+);
 
 /**
  * Summaries of a member's requests, most recently updated first, with how many the filter finds
@@ -130,78 +221,20 @@ export async function listRequestSummaries(
   filter: RequestFilter,
   window: RequestWindow,
 ): Promise<RequestSummaries> {
-  // Going back (`before`), the rows nearest the position are the oldest of the rows above it.
   const backwards = 'before' in window;
-  const order = backwards ? asc : desc;
-  const keyset =
-    'after' in window
-      ? sql`${listKey} < ${positionKey(window.after)}`
-      : 'before' in window
-        ? sql`${listKey} > ${positionKey(window.before)}`
-        : undefined;
-  // Before the window: all above the position it follows, or above the one it precedes.
-  const preceding =
-    'after' in window
-      ? sql<number>`count(*) filter (where ${listKey} >= ${positionKey(window.after)})`
-      : 'before' in window
-        ? sql<number>`count(*) filter (where ${listKey} > ${positionKey(window.before)})`
-        : sql<number>`0`;
-  const counted = database
-    .select({
-      total: count().as('total'),
-      preceding: preceding.mapWith(Number).as('preceding'),
-    })
-    .from(requests)
-    .where(filterCondition(filter))
-    .as('counted');
-  const listed = database
-    .select({
-      id: requests.id,
-      title: requests.title,
-      status: requests.status,
-      createdAt: requests.createdAt,
-      updatedAt: requests.updatedAt,
-      exactCreatedAt: exactly(requests.createdAt).as('exact_created_at'),
-      exactUpdatedAt: exactly(requests.updatedAt).as('exact_updated_at'),
-      // Named apart: a subquery's columns need names of their own, and both tables have an `id`.
-      categoryId: sql<string>`${requestCategories.id}`.as('category_id'),
-      categoryName: requestCategories.name,
-      categoryDescription: requestCategories.description,
-      categoryIcon: requestCategories.icon,
-      attachmentCount:
-        sql<number>`(select count(*) from ${blobs} where ${blobs.requestId} = ${requests.id})`
-          .mapWith(Number)
-          .as('attachment_count'),
-    })
-    .from(requests)
-    .innerJoin(requestCategories, eq(requests.categoryId, requestCategories.id))
-    .where(and(filterCondition(filter), keyset))
-    .orderBy(order(requests.updatedAt), order(requests.createdAt), order(requests.id))
-    .limit(window.limit)
-    .offset('offset' in window ? window.offset : 0)
-    .as('listed');
-  const rows = await database
-    .select({
-      total: counted.total,
-      preceding: counted.preceding,
-      listed: {
-        id: listed.id,
-        title: listed.title,
-        status: listed.status,
-        createdAt: listed.createdAt,
-        updatedAt: listed.updatedAt,
-        exactCreatedAt: listed.exactCreatedAt,
-        exactUpdatedAt: listed.exactUpdatedAt,
-        categoryId: listed.categoryId,
-        categoryName: listed.categoryName,
-        categoryDescription: listed.categoryDescription,
-        categoryIcon: listed.categoryIcon,
-        attachmentCount: listed.attachmentCount,
-      },
-    })
-    .from(counted)
-    .leftJoinLateral(listed, sql`true`)
-    .orderBy(order(listed.updatedAt), order(listed.createdAt), order(listed.id));
+  const position = 'after' in window ? window.after : 'before' in window ? window.before : null;
+  const shape: ListShape = {
+    statuses: filter.statuses,
+    byCategory: filter.categoryId !== undefined,
+    window: 'after' in window ? 'after' : backwards ? 'before' : 'offset',
+  };
+  const rows = await requestSummaries(database, shape).execute({
+    userId: filter.userId,
+    categoryId: filter.categoryId,
+    limit: window.limit,
+    offset: 'offset' in window ? window.offset : 0,
+    ...position,
+  });
   // Past the end of the list, the counts alone: one row without a listed request.
   const found = rows.flatMap(({ listed: row }) => (row === null ? [] : [row]));
   if (backwards) found.reverse();
@@ -253,6 +286,36 @@ function attachmentsWhere(where: SQL) {
     from ${blobs} where ${where})`;
 }
 
+const requestWithFiles = preparedStatement('request_with_files', (database, name) =>
+  database
+    .select({
+      request: requests,
+      category: requestCategories,
+      attachments: attachmentsWhere(eq(blobs.requestId, requests.id)),
+    })
+    .from(requests)
+    .innerJoin(requestCategories, eq(requests.categoryId, requestCategories.id))
+    .where(
+      and(
+        eq(requests.id, sql.placeholder('requestId')),
+        eq(requests.userId, sql.placeholder('userId')),
+      ),
+    )
+    .prepare(name),
+);
+
+const timelineOfRequest = preparedStatement('request_timeline', (database, name) =>
+  database
+    .select({
+      update: requestUpdates,
+      attachments: attachmentsWhere(eq(blobs.requestUpdateId, requestUpdates.id)),
+    })
+    .from(requestUpdates)
+    .where(eq(requestUpdates.requestId, sql.placeholder('requestId')))
+    .orderBy(asc(requestUpdates.createdAt), asc(creationFirst), asc(requestUpdates.id))
+    .prepare(name),
+);
+
 /**
  * One of the member's requests with its timeline and files; undefined when it is not theirs. Two
  * statements: the request with its files, then its timeline with each entry's files.
@@ -262,25 +325,10 @@ export async function loadRequest(
   userId: number,
   requestId: string,
 ): Promise<RequestAnswer | undefined> {
-  const [row] = await database
-    .select({
-      request: requests,
-      category: requestCategories,
-      attachments: attachmentsWhere(eq(blobs.requestId, requests.id)),
-    })
-    .from(requests)
-    .innerJoin(requestCategories, eq(requests.categoryId, requestCategories.id))
-    .where(and(eq(requests.id, requestId), eq(requests.userId, userId)));
+  const [row] = await requestWithFiles(database).execute({ requestId, userId });
   if (!row) return undefined;
   const { request, category, attachments } = row;
-  const timeline = await database
-    .select({
-      update: requestUpdates,
-      attachments: attachmentsWhere(eq(blobs.requestUpdateId, requestUpdates.id)),
-    })
-    .from(requestUpdates)
-    .where(eq(requestUpdates.requestId, request.id))
-    .orderBy(asc(requestUpdates.createdAt), asc(creationFirst), asc(requestUpdates.id));
+  const timeline = await timelineOfRequest(database).execute({ requestId: request.id });
   return {
     id: request.id,
     title: request.title,
@@ -308,21 +356,16 @@ export async function loadUpdate(database: Database, updateId: string): Promise<
   return describeUpdate(row.update, row.attachments);
 }
 
-/** The latest timeline entries of all the member's requests, newest first, with their files. */
-export async function listRecentUpdates(
-  database: Database,
-  userId: number,
-  limit: number,
-): Promise<RecentUpdateAnswer[]> {
+const recentUpdates = preparedStatement('recent_updates', (database, name) => {
   // A request's `updated_at` is its latest entry's time, so the latest entries of all are among
   // those of the most recently updated requests: a few rows of two indexes, however many
   // requests and entries the member has.
   const latest = database
     .select({ id: requests.id, title: requests.title })
     .from(requests)
-    .where(eq(requests.userId, userId))
+    .where(eq(requests.userId, sql.placeholder('userId')))
     .orderBy(desc(requests.updatedAt), desc(requests.createdAt), desc(requests.id))
-    .limit(limit)
+    .limit(sql.placeholder('limit'))
     .as('latest');
   const entries = database
     .select({
@@ -338,9 +381,9 @@ export async function listRecentUpdates(
     .from(requestUpdates)
     .where(eq(requestUpdates.requestId, latest.id))
     .orderBy(desc(requestUpdates.createdAt), desc(creationFirst), desc(requestUpdates.id))
-    .limit(limit)
+    .limit(sql.placeholder('limit'))
     .as('entries');
-  const rows = await database
+  return database
     .select({
       update: {
         id: entries.id,
@@ -357,7 +400,17 @@ export async function listRecentUpdates(
     .from(latest)
     .innerJoinLateral(entries, sql`true`)
     .orderBy(desc(entries.createdAt), desc(entries.creationLast), desc(entries.id))
-    .limit(limit);
+    .limit(sql.placeholder('limit'))
+    .prepare(name);
+});
+
+/** The latest timeline entries of all the member's requests, newest first, with their files. */
+export async function listRecentUpdates(
+  database: Database,
+  userId: number,
+  limit: number,
+): Promise<RecentUpdateAnswer[]> {
+  const rows = await recentUpdates(database).execute({ userId, limit });
   return rows.map(({ update, requestTitle, attachments }) => ({
     ...describeUpdate(update, attachments),
     request_id: update.requestId,

@@ -1,5 +1,18 @@
-import { and, eq, gt, isNotNull, isNull, lte, ne, or, type SQL } from 'drizzle-orm';
+import {
+  and,
+  eq,
+  gt,
+  isNotNull,
+  isNull,
+  lte,
+  ne,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { placeholderFor, preparedStatement } from '../../db/prepared.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import { companies, sessions, users, type Session, type User } from '../../db/schema/index.ts';
 import { HOUR, MINUTE } from '../../../platform/clock.ts';
@@ -83,13 +96,46 @@ export async function markSessionVerified(
  * never shows a session the API would refuse.
  */
 export function sessionIsLive(now: Date): SQL {
-  const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS);
+  return sessionIsLiveAt(now, idleCutoffAt(now));
+}
+
+function sessionIsLiveAt(now: Date | SQLWrapper, idleCutoff: Date | SQLWrapper): SQL {
   return and(
     isNull(sessions.revokedAt),
     gt(sessions.expiresAt, now),
     gt(sessions.lastUsedAt, idleCutoff),
   ) as SQL;
 }
+
+function idleCutoffAt(now: Date): Date {
+  return new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS);
+}
+
+/** Every authenticated call's statement (see authenticateSession). */
+const sessionCheck = preparedStatement('session_check', (database, name) =>
+  database
+    .update(sessions)
+    .set({ lastUsedAt: sql`${placeholderFor('now', sessions.lastUsedAt)}` })
+    .from(users)
+    .leftJoin(companies, eq(companies.id, users.companyId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        sessionIsLiveAt(
+          placeholderFor('now', sessions.expiresAt),
+          placeholderFor('idleCutoff', sessions.lastUsedAt),
+        ),
+        eq(users.id, sessions.userId),
+      ),
+    )
+    .returning({
+      session: sessions,
+      user: users,
+      companyName: companies.name,
+      companyRequiresMfa: companies.mfaRequired,
+    })
+    .prepare(name),
+);
 
 /**
  * Finds the live session of a bearer token, renews its idle timeout and loads its member, in one
@@ -103,24 +149,11 @@ export async function authenticateSession(
   now: Date,
 ): Promise<AuthenticatedSession | null> {
   if (!looksLikeToken(token)) return null;
-  const [row] = await database
-    .update(sessions)
-    .set({ lastUsedAt: now })
-    .from(users)
-    .leftJoin(companies, eq(companies.id, users.companyId))
-    .where(
-      and(
-        eq(sessions.tokenHash, hashToken(token)),
-        sessionIsLive(now),
-        eq(users.id, sessions.userId),
-      ),
-    )
-    .returning({
-      session: sessions,
-      user: users,
-      companyName: companies.name,
-      companyRequiresMfa: companies.mfaRequired,
-    });
+  const [row] = await sessionCheck(database).execute({
+    tokenHash: hashToken(token),
+    now,
+    idleCutoff: idleCutoffAt(now),
+  });
   if (!row) return null;
   return {
     session: row.session,
@@ -139,7 +172,7 @@ export async function deleteEndedSessions(
   userId: number,
   now: Date,
 ): Promise<void> {
-  const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS);
+  const idleCutoff = idleCutoffAt(now);
   await database
     .delete(sessions)
     .where(
