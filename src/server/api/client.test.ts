@@ -39,6 +39,12 @@ describe('the API client', () => {
     expect(await sent?.json()).toEqual({ a: 1 });
   });
 
+  it('declares the length of the JSON it sends, in bytes', async () => {
+    const { requests, transport } = recordingTransport(() => Response.json({ ok: true }));
+    await client(transport).request('POST', '/api/v1/x', { body: { name: 'Zoë' } });
+    expect(requests[0]?.headers.get('content-length')).toBe('15');
+  });
+
   it('leaves out the session headers when there is no session', async () => {
     const { requests, transport } = recordingTransport(() => new Response(null, { status: 204 }));
     await client(transport).request('DELETE', '/api/v1/users/sign_out');

@@ -185,9 +185,14 @@ export class ApiClient {
         options,
       );
     }
-    const { body } = options;
+    const json = options.body === undefined ? undefined : JSON.stringify(options.body);
     const headers = new Headers({ accept: 'application/json' });
-    if (body !== undefined) headers.set('content-type', 'application/json');
+    if (json !== undefined) {
+      headers.set('content-type', 'application/json');
+      // Declared, the embedded API's thread is sent the body whole instead of as a stream
+      // (api/embedded-thread-messages.ts): one message instead of several.
+      headers.set('content-length', String(Buffer.byteLength(json)));
+    }
     const { token, mfaToken } = this.#credentials;
     if (token) headers.set('authorization', `Bearer ${token}`);
     if (mfaToken) headers.set(MFA_TOKEN_HEADER, mfaToken);
@@ -200,7 +205,7 @@ export class ApiClient {
     const request = new Request(new URL(path, this.#baseUrl), {
       method,
       headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(json === undefined ? {} : { body: json }),
       ...(signal ? { signal } : {}),
     });
     const { response, payload } = await this.#call(request, signal);
