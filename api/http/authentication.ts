@@ -41,9 +41,9 @@ export function shareCheckedSession(read: Request, checked: CheckedSession): voi
 
 /**
  * Admits only requests with a live session token, renewing the session's idle timeout, and sets
- * `session`, `user`, `companyName`, `companyRequiresMfa` and `mfaVerified` on the context. Any
- * unknown, expired or revoked token answers 401 with the same message. A read of a batch comes
- * with the session the batch checked, which is not checked again.
+ * `session`, `user`, `companyName`, `companyRequiresMfa`, `mfaVerified` and `memberFacts` on the
+ * context. Any unknown, expired or revoked token answers 401 with the same message. A read of a
+ * batch comes with the session the batch checked, which is not checked again.
  */
 export function requireSession(
   { db, clock }: ApiDependencies,
@@ -52,7 +52,7 @@ export function requireSession(
   return async (c, next) => {
     const checked = checkedByBatch.get(c.req.raw) ?? (await checkSession(c, db, clock.now()));
     if (!checked) return errorResponse(c, 401, ErrorMessage.sessionExpired);
-    const { session, user, companyName, companyRequiresMfa, mfaVerified } = checked;
+    const { session, user, companyName, companyRequiresMfa, mfaVerified, memberFacts } = checked;
     if (!options.allowUnverifiedMfa && awaitsMfa(user, companyRequiresMfa, mfaVerified)) {
       return errorResponse(c, 401, ErrorMessage.mfaRequired);
     }
@@ -61,6 +61,7 @@ export function requireSession(
     c.set('companyName', companyName);
     c.set('companyRequiresMfa', companyRequiresMfa);
     c.set('mfaVerified', mfaVerified);
+    c.set('memberFacts', memberFacts);
     await next();
     return undefined;
   };

@@ -1,4 +1,5 @@
 import type { Database } from '../db/client.ts';
+import type { MemberFacts } from '../services/sign-in/member-facts.ts';
 import type { Session, User } from '../db/schema/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { ConnectionSecrets } from '../services/company-sign-in/connections.ts';
@@ -46,5 +47,7 @@ export interface ApiEnv {
      * the `mfa-token` header carries the token that verification issued.
      */
     mfaVerified: boolean;
+    /** What else describing the member takes (GET /users/current), read with the session. */
+    memberFacts: MemberFacts;
   };
 }

@@ -64,6 +64,7 @@ export function createBatchRoutes(dependencies: ApiDependencies, api: () => Hono
         companyName: c.get('companyName'),
         companyRequiresMfa: c.get('companyRequiresMfa'),
         mfaVerified: c.get('mfaVerified'),
+        memberFacts: c.get('memberFacts'),
       };
       const headers = readHeaders(c.req.raw.headers);
       const responses = await Promise.all(

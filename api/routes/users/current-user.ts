@@ -9,7 +9,11 @@ import { jsonBody } from '../../http/validation.ts';
 import { exportAccount } from '../../services/account/account-export.ts';
 import { INVALID_US_PHONE_NUMBER } from '../../services/factors/phone-numbers.ts';
 import { CONTACT_METHODS, HELP_TOPICS } from '../../../contract/profile-choices.ts';
-import { describeCurrentUser, updateProfile } from '../../services/account/profile.ts';
+import {
+  describeCurrentUser,
+  describeMember,
+  updateProfile,
+} from '../../services/account/profile.ts';
 import { ACCOUNT_EXPORT_PER_USER } from '../../services/rate-limits.ts';
 import { ErrorMessage } from '../../../contract/error-messages.ts';
 
@@ -32,8 +36,8 @@ export function createCurrentUserRoutes(dependencies: ApiDependencies) {
   const { db, clock } = dependencies;
 
   return new Hono<ApiEnv>()
-    .get('/current', requireSession(dependencies), async (c) =>
-      c.json(await describeCurrentUser(db, c.get('user'), c.get('companyName'), clock.now())),
+    .get('/current', requireSession(dependencies), (c) =>
+      c.json(describeMember(c.get('user'), c.get('companyName'), c.get('memberFacts'))),
     )
     .get(
       '/current/export',

@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull, ne, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { accountTokens, users, type User } from '../../db/schema/index.ts';
+import { users, type User } from '../../db/schema/index.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
 import {
   changeEmailEmail,
@@ -214,30 +214,4 @@ export function requestEmailChange(
       return { requested: true };
     },
   );
-}
-
-/**
- * The address a change waits on: that of the member's live `change_email` token, if any, issued
- * since the member's credentials last changed. A query, for the statement that describes the
- * member to take in as a subquery, whose values may be placeholders of that statement.
- */
-export function pendingEmailQuery(
-  database: Database,
-  userId: number | SQLWrapper,
-  now: Date | SQLWrapper,
-) {
-  return database
-    .select({ email: accountTokens.email })
-    .from(accountTokens)
-    .innerJoin(users, eq(users.id, accountTokens.userId))
-    .where(
-      and(
-        eq(accountTokens.userId, userId),
-        eq(accountTokens.purpose, 'change_email'),
-        isNull(accountTokens.usedAt),
-        gt(accountTokens.expiresAt, now),
-        eq(accountTokens.credentialStamp, users.credentialStamp),
-      ),
-    )
-    .limit(1);
 }

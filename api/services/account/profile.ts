@@ -1,16 +1,8 @@
-import { and, count, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { placeholderFor, preparedStatements } from '../../db/prepared.ts';
-import {
-  accountTokens,
-  companyConnections,
-  companyIdentities,
-  requests,
-  users,
-  type User,
-} from '../../db/schema/index.ts';
+import { users, type User } from '../../db/schema/index.ts';
 import type { Clock } from '../../../platform/clock.ts';
-import { pendingEmailQuery } from './email-address.ts';
+import { memberFactsColumns, type MemberFacts } from '../sign-in/member-facts.ts';
 import { hasEnrolledMfa } from '../member-factors.ts';
 import {
   formatUsPhoneNumber,
@@ -55,21 +47,14 @@ interface CurrentUserAnswer {
 }
 
 /**
- * The member as GET /users/current answers, in one statement: the session check brought the user
- * and the company's name; this counts the requests, finds an address change waiting and whether
- * the company's own provider signs the member in.
+ * The member as GET /users/current answers: the user and the company's name and the member's
+ * facts, all of which the session check brought (api/http/authentication.ts).
  */
-export async function describeCurrentUser(
-  database: Database,
+export function describeMember(
   user: User,
   companyName: string | null,
-  now: Date,
-): Promise<CurrentUserAnswer> {
-  const [facts] = await currentUserFacts(database, user.companyId !== null).execute({
-    userId: user.id,
-    companyId: user.companyId,
-    now,
-  });
+  facts: MemberFacts,
+): CurrentUserAnswer {
   return {
     external_id: user.externalId,
     full_name: `${user.name} ${user.lastName}`,
@@ -77,54 +62,31 @@ export async function describeCurrentUser(
     last_name: user.lastName,
     email: user.email,
     company: companyName === null ? null : { name: companyName },
-    request_count: facts?.requestCount ?? 0,
+    request_count: facts.requestCount,
     help_topics: user.helpTopics,
     phone_number: user.contactPhone === null ? null : formatUsPhoneNumber(user.contactPhone),
     preferred_contact_method: user.preferredContactMethod,
     mfa_enrolled: hasEnrolledMfa(user),
     phone_last_digits: user.mfaPhone === null ? null : phoneLastDigits(user.mfaPhone),
     email_verified: user.emailVerifiedAt !== null,
-    pending_email: facts?.pendingEmail ?? null,
-    company_sign_in: facts?.companySignIn ?? false,
+    pending_email: facts.pendingEmail,
+    company_sign_in: facts.companySignIn,
   };
 }
 
-/**
- * The statement of describeCurrentUser, one for a member of a company and one for a member of none,
- * whom no company's provider signs in.
- */
-const currentUserFacts = preparedStatements(
-  'current_user_facts',
-  (ofCompany: boolean) => (ofCompany ? 'company' : 'none'),
-  (database, ofCompany, name) =>
-    database
-      .select({
-        requestCount: count(),
-        pendingEmail: sql<string | null>`(${pendingEmailQuery(
-          database,
-          sql.placeholder('userId'),
-          placeholderFor('now', accountTokens.expiresAt),
-        )})`,
-        companySignIn: sql<boolean>`exists (${companySignInQuery(database, ofCompany)})`,
-      })
-      .from(requests)
-      .where(eq(requests.userId, sql.placeholder('userId')))
-      .prepare(name),
-);
-
-/** The member's link to their company's provider, while the company's sign-in is on. */
-function companySignInQuery(database: Database, ofCompany: boolean) {
-  return database
-    .select({ one: sql`1` })
-    .from(companyIdentities)
-    .innerJoin(companyConnections, eq(companyConnections.id, companyIdentities.connectionId))
-    .where(
-      and(
-        eq(companyIdentities.userId, sql.placeholder('userId')),
-        eq(companyConnections.enabled, true),
-        ofCompany ? eq(companyConnections.companyId, sql.placeholder('companyId')) : sql`false`,
-      ),
-    );
+/** The member as a call that changed it answers: its facts read again, after the change. */
+export async function describeCurrentUser(
+  database: Database,
+  user: User,
+  companyName: string | null,
+  now: Date,
+): Promise<CurrentUserAnswer> {
+  const [facts] = await database
+    .select(memberFactsColumns(database, user.id, now))
+    .from(users)
+    .where(eq(users.id, user.id));
+  if (!facts) throw new Error(`Member ${user.id} is gone.`);
+  return describeMember(user, companyName, facts);
 }
 
 /** The profile fields PATCH /users/current may change; an absent one is left as it is. */

@@ -14,7 +14,15 @@ import {
 import type { Database } from '../../db/client.ts';
 import { placeholderFor, preparedStatement } from '../../db/prepared.ts';
 import type { RequestOrigin } from '../../../platform/client-address.ts';
-import { companies, sessions, users, type Session, type User } from '../../db/schema/index.ts';
+import {
+  accountTokens,
+  companies,
+  sessions,
+  users,
+  type Session,
+  type User,
+} from '../../db/schema/index.ts';
+import { memberFactsColumns, type MemberFacts } from './member-facts.ts';
 import { HOUR, MINUTE } from '../../../platform/clock.ts';
 import { generateToken, hashToken, looksLikeToken } from '../tokens.ts';
 
@@ -41,6 +49,8 @@ export interface AuthenticatedSession {
   companyName: string | null;
   /** Whether the user's company requires MFA. */
   companyRequiresMfa: boolean;
+  /** What else describing the member takes: read with the session, for GET /users/current. */
+  memberFacts: MemberFacts;
 }
 
 /**
@@ -133,14 +143,20 @@ const sessionCheck = preparedStatement('session_check', (database, name) =>
       user: users,
       companyName: companies.name,
       companyRequiresMfa: companies.mfaRequired,
+      ...memberFactsColumns(
+        database,
+        sessions.userId,
+        placeholderFor('now', accountTokens.expiresAt),
+      ),
     })
     .prepare(name),
 );
 
 /**
- * Finds the live session of a bearer token, renews its idle timeout and loads its member, in one
- * statement: a session cannot expire between the check and the renewal, and a page's calls cost one
- * statement for the session however they go on. Returns null for an unknown, revoked, idle-expired
+ * Finds the live session of a bearer token, renews its idle timeout and loads its member with what
+ * describing it takes, in one statement: a session cannot expire between the check and the
+ * renewal, and a page's calls cost one statement for the session and the member however they go
+ * on. Returns null for an unknown, revoked, idle-expired
  * or absolutely expired token.
  */
 export async function authenticateSession(
@@ -160,6 +176,11 @@ export async function authenticateSession(
     user: row.user,
     companyName: row.companyName,
     companyRequiresMfa: row.companyRequiresMfa ?? false,
+    memberFacts: {
+      requestCount: row.requestCount,
+      pendingEmail: row.pendingEmail,
+      companySignIn: row.companySignIn,
+    },
   };
 }
 
