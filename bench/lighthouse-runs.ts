@@ -146,9 +146,13 @@ async function visitUntilFetchedAhead(debuggingPort: number, address: string): P
   try {
     const deadline = Date.now() + arrivalTimeoutMs;
     for (;;) {
-      const [answer] = (await devtools(tab, [
+      // While the tab is still loading its page there is nothing to evaluate in: ask again.
+      const answer = await devtools(tab, [
         ['Runtime.evaluate', { expression: fetchedAhead, returnByValue: true }],
-      ])) as [{ result?: { value?: unknown } } | undefined];
+      ]).then(
+        ([result]) => result as { result?: { value?: unknown } } | undefined,
+        () => undefined,
+      );
       const value = answer?.result?.value;
       if (value === 'none') throw new Error(`${address} fetches no stylesheet ahead`);
       if (value === true) return;
