@@ -1,3 +1,4 @@
+import type { LighthouseScores } from './lighthouse-runs.ts';
 import type { BenchCheck } from './bench-check.ts';
 import { describeRule, floorLcpMs, lighthouseRule } from './lighthouse-rule.ts';
 import { kilobytes, type PageWeight } from './page-weight.ts';
@@ -19,15 +20,7 @@ export interface BenchRow {
   /** A script weighed on its own (the monitoring client, session replay), gzip. */
   readonly javaScriptGzipBytes?: number;
   readonly monitoring?: { readonly clientBeforeLoadGzipBytes: number };
-  readonly lighthouse?: {
-    readonly performance: number;
-    readonly accessibility: number;
-    readonly bestPractices: number;
-    readonly fcpMs: number;
-    readonly lcpMs: number;
-    readonly tbtMs: number;
-    readonly cls: number;
-  };
+  readonly lighthouse?: LighthouseScores;
   readonly throughput?: {
     /** What the server's embedded API runs on. */
     readonly database: 'embedded' | 'PostgreSQL';
