@@ -21,14 +21,15 @@ export default defineConfig({
   globalSetup: './tests/e2e/support/data-template.ts',
   // Tests spread over the workers one by one, except a file that starts a server of its own for
   // all its tests: it says `mode: 'default'` and runs in one worker, so the server starts once.
-  // Four workers keep two cores busy while tests wait on servers and timers (decision 070).
+  // Three workers: four starved each other's journeys on a slower machine (decision 075).
   fullyParallel: true,
-  workers: Number(process.env.E2E_WORKERS ?? 4),
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   retries: 0,
   forbidOnly: true,
-  // Two shared cores run two workers, their servers, PostgreSQL and the tests that start servers
-  // of their own: a step that takes 200 ms on a quiet machine has been seen to take over 5 s.
-  timeout: 60_000,
+  // Two shared cores run the workers, their servers, PostgreSQL and the tests that start servers
+  // of their own: a step that takes 200 ms on a quiet machine has been seen to take over 5 s, and
+  // a journey of 20 s alone over 60 s (decision 075).
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   use: {

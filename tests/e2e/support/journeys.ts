@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 /** The demo member the server seeds (api/demo/seed.ts); the password is DEMO_PASSWORD's default. */
 export const member = {
@@ -22,8 +22,12 @@ export async function signIn(
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
-/** The page has no accessibility violations axe-core can find. */
+/**
+ * The page has no accessibility violations axe-core can find. Axe takes seconds on a busy
+ * machine, and a journey that calls it several times is marked slow.
+ */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
+  test.slow();
   const results = await new AxeBuilder({ page }).analyze();
   expect(
     results.violations.map(({ id, nodes }) => ({ id, targets: nodes.map((node) => node.target) })),
