@@ -266,6 +266,18 @@ describe('benchReport', () => {
     );
   });
 
+  it('says under the Lighthouse table which LCP limit the floor of the run set', () => {
+    expect(unwrapped(printed)).toContain('LCP rule: at most 800 ms.');
+    const lateFloor = benchRows().map((row) =>
+      row.route === 'floor' && row.lighthouse
+        ? { ...row, lighthouse: { ...row.lighthouse, lcpMs: 816 } }
+        : row,
+    );
+    expect(unwrapped(benchReport(lateFloor, unmeasured, settings))).toContain(
+      "LCP rule: the floor's, since the floor painted at 816 ms, over 800: each page at most 866 ms",
+    );
+  });
+
   it('says how many Lighthouse runs each figure is the median of, in words that fit the number', () => {
     expect(printed).toContain('Lighthouse: median of 5 runs per page, mobile');
     const once = benchReport(benchRows(), unmeasured, { ...settings, lighthouseRuns: 1 });

@@ -1,6 +1,6 @@
 import type { LighthouseScores } from './lighthouse-runs.ts';
 import type { BenchCheck } from './bench-check.ts';
-import { describeRule, floorLcpMs, lighthouseRule } from './lighthouse-rule.ts';
+import { describeLcpLimit, describeRule, floorLcpMs, lighthouseRule } from './lighthouse-rule.ts';
 import { kilobytes, type PageWeight } from './page-weight.ts';
 
 /**
@@ -326,6 +326,7 @@ function lighthouseTable(rows: readonly BenchRow[], runs: number): string {
       ? [
           wrap("floor: the machine's floor, which no page can beat here (bench/floor-page.ts)."),
           wrap(describeRule(lighthouseRule(floor), floor)),
+          wrap(describeLcpLimit(floor)),
         ]
       : []),
   ].join('\n');

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { describeRule, lighthouseRule, performanceChecks } from './lighthouse-rule.ts';
+import {
+  describeLcpLimit,
+  describeRule,
+  lcpCheck,
+  lcpLimitMs,
+  lighthouseRule,
+  performanceChecks,
+} from './lighthouse-rule.ts';
 
 describe('lighthouseRule', () => {
   it('holds pages to 98 when the floor scores 98 or more, or was not measured', () => {
@@ -60,6 +67,45 @@ describe('describeRule', () => {
     expect(describeRule(lighthouseRule(low), low)).toBe(
       "Performance rule: the floor's, since the floor scored 96, under 98: each page at least 94 " +
         '(2 points under it) with an LCP of at most 828 ms (50 ms over its 778 ms).',
+    );
+  });
+});
+
+describe('lcpLimitMs', () => {
+  it('is 800 ms wherever the floor paints within it, or was not measured', () => {
+    expect(lcpLimitMs({ performance: 100, lcpMs: 652 })).toBe(800);
+    expect(lcpLimitMs({ performance: 96, lcpMs: 800 })).toBe(800);
+    expect(lcpLimitMs(undefined)).toBe(800);
+  });
+
+  it('is 50 ms over the floor where the floor itself paints after 800 ms', () => {
+    expect(lcpLimitMs({ performance: 100, lcpMs: 816 })).toBe(866);
+  });
+});
+
+describe('lcpCheck', () => {
+  it('passes a page at the limit and fails one a millisecond over, saying which limit', () => {
+    const quick = { performance: 100, lcpMs: 652 };
+    expect(lcpCheck({ lcpMs: 800 }, quick)).toMatchObject({ figure: 'LCP', ok: true, budget: 800 });
+    expect(lcpCheck({ lcpMs: 801 }, quick)).toMatchObject({
+      ok: false,
+      shown: 'LCP 801 ms > 800 ms',
+    });
+    const slow = { performance: 100, lcpMs: 816 };
+    expect(lcpCheck({ lcpMs: 866 }, slow)).toMatchObject({ ok: true, budget: 866 });
+    expect(lcpCheck({ lcpMs: 867 }, slow)).toMatchObject({
+      ok: false,
+      shown: "LCP 867 ms > 866 ms, the floor's + 50 ms",
+    });
+  });
+});
+
+describe('describeLcpLimit', () => {
+  it('says which LCP limit applied and why', () => {
+    expect(describeLcpLimit({ performance: 100, lcpMs: 652 })).toBe('LCP rule: at most 800 ms.');
+    expect(describeLcpLimit({ performance: 100, lcpMs: 816 })).toBe(
+      "LCP rule: the floor's, since the floor painted at 816 ms, over 800: each page at most " +
+        '866 ms (50 ms over it).',
     );
   });
 });

@@ -9,6 +9,8 @@ import type { BenchCheck } from './bench-check.ts';
 export const performanceBudget = 98;
 export const floorPoints = 2;
 export const floorLcpMs = 50;
+/** §14: a page's largest contentful paint, on a machine whose floor paints within it. */
+export const lcpBudgetMs = 800;
 
 export type LighthouseRule =
   | { readonly kind: 'absolute'; readonly minimum: number }
@@ -42,6 +44,42 @@ export function describeRule(rule: LighthouseRule, floor: FloorScores | undefine
     `Performance rule: the floor's, since the floor scored ${floor?.performance ?? '?'}, under ` +
     `${performanceBudget}: each page at least ${rule.minimum} (${floorPoints} points under it) ` +
     `with an LCP of at most ${rule.maxLcpMs} ms (${floorLcpMs} ms over its ${floor?.lcpMs ?? '?'} ms).`
+  );
+}
+
+/**
+ * The largest LCP a page may have in a run: {@link lcpBudgetMs}, or, where the floor itself paints
+ * later than that on this machine, {@link floorLcpMs} ms over the floor's, as the floor's rule
+ * allows for its score: no page can paint before the floor.
+ */
+export function lcpLimitMs(floor: FloorScores | undefined): number {
+  return floor && floor.lcpMs > lcpBudgetMs ? floor.lcpMs + floorLcpMs : lcpBudgetMs;
+}
+
+/** The check of a page's LCP against {@link lcpLimitMs}. */
+export function lcpCheck(
+  scores: { readonly lcpMs: number },
+  floor: FloorScores | undefined,
+): BenchCheck {
+  const limit = lcpLimitMs(floor);
+  const over =
+    limit === lcpBudgetMs ? `${limit} ms` : `${limit} ms, the floor's + ${floorLcpMs} ms`;
+  return {
+    figure: 'LCP',
+    value: scores.lcpMs,
+    budget: limit,
+    ok: scores.lcpMs <= limit,
+    shown: `LCP ${scores.lcpMs} ms > ${over}`,
+  };
+}
+
+/** What the LCP budget is in a run, for the line under the Lighthouse table. */
+export function describeLcpLimit(floor: FloorScores | undefined): string {
+  const limit = lcpLimitMs(floor);
+  if (limit === lcpBudgetMs) return `LCP rule: at most ${lcpBudgetMs} ms.`;
+  return (
+    `LCP rule: the floor's, since the floor painted at ${floor?.lcpMs ?? '?'} ms, over ` +
+    `${lcpBudgetMs}: each page at most ${limit} ms (${floorLcpMs} ms over it).`
   );
 }
 
