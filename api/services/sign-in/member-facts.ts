@@ -1,5 +1,4 @@
 import { and, eq, gt, isNull, sql, type SQLWrapper } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.ts';
 import {
   accountTokens,
@@ -40,26 +39,24 @@ export function memberFactsColumns(
 
 /**
  * The address a change waits on: that of the member's live `change_email` token, if any, issued
- * since the member's credentials last changed.
+ * since the member's credentials last changed (the stamp of the member's row of the statement
+ * around it: a join of its own to `users` let PostgreSQL's planner read that table whole).
  */
 function pendingEmailQuery(
   database: Database,
   userId: number | SQLWrapper,
   now: Date | SQLWrapper,
 ) {
-  // Its own `users`: the credentials as they are, whatever the statement around it reads.
-  const member = alias(users, 'token_member');
   return database
     .select({ email: accountTokens.email })
     .from(accountTokens)
-    .innerJoin(member, eq(member.id, accountTokens.userId))
     .where(
       and(
         eq(accountTokens.userId, userId),
         eq(accountTokens.purpose, 'change_email'),
         isNull(accountTokens.usedAt),
         gt(accountTokens.expiresAt, now),
-        eq(accountTokens.credentialStamp, member.credentialStamp),
+        eq(accountTokens.credentialStamp, users.credentialStamp),
       ),
     )
     .limit(1);
