@@ -549,7 +549,9 @@ describe('GET /api/v1/outbox', () => {
   });
 });
 
-describe('openReferenceApi and the outbox worker', () => {
+// Each test opens a fresh database with the demo data, whose accounts' passwords are hashed one by
+// one: 20 s beside the other passes of npm test.
+describe('openReferenceApi and the outbox worker', { timeout: 60_000 }, () => {
   it('delivers in the background by default, and close() stops the worker first', async () => {
     const fresh = await createFreshDatabase();
     const { provider, sent } = recordingProvider();
