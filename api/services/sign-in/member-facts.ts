@@ -39,8 +39,8 @@ export function memberFactsColumns(
 
 /**
  * The address a change waits on: that of the member's live `change_email` token, if any, issued
- * since the member's credentials last changed (the stamp of the member's row of the statement
- * around it: a join of its own to `users` let PostgreSQL's planner read that table whole).
+ * since the member's credentials last changed: the stamp of the member's row that the statement
+ * around it reads, so that `users` is read once, by its key.
  */
 function pendingEmailQuery(
   database: Database,

@@ -23,15 +23,24 @@ export async function signIn(
 }
 
 /**
- * The page has no accessibility violations axe-core can find. Axe takes seconds on a busy
- * machine, and a journey that calls it several times is marked slow.
+ * Runs axe-core (all rules, best practices included) and expects no violations: on the whole
+ * page, or only on the parts `include` selects (CSS selectors). Axe takes seconds on a busy
+ * machine: a test that calls it is marked slow.
  */
-export async function expectNoAxeViolations(page: Page): Promise<void> {
+export async function expectNoAxeViolations(
+  page: Page,
+  include: readonly string[] = [],
+): Promise<void> {
   test.slow();
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map(({ id, nodes }) => ({ id, targets: nodes.map((node) => node.target) })),
-  ).toEqual([]);
+  let builder = new AxeBuilder({ page });
+  for (const selector of include) builder = builder.include(selector);
+  const results = await builder.analyze();
+  const summary = results.violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact ?? 'unknown'}): ${violation.help}\n` +
+      violation.nodes.map((node) => `  ${node.target.join(' ')}`).join('\n'),
+  );
+  expect(summary, 'axe-core violations').toEqual([]);
 }
 
 /** Every island on the page has hydrated (Astro drops `ssr` from an island once it has). */
