@@ -10,6 +10,7 @@ import {
   type BenchSettings,
 } from './bench-table.ts';
 import { byteBudgetChecks, planVisits, type PageWeight } from './page-weight.ts';
+import type { LighthouseScores } from './lighthouse-runs.ts';
 import { isSignedInPage, pageRoutes } from '../src/routes.ts';
 
 const { visits, unmeasured } = planVisits();
@@ -202,6 +203,18 @@ function benchRows(overrides: Partial<PageWeight> = {}): BenchRow[] {
 describe('benchReport', () => {
   const printed = benchReport(benchRows(), unmeasured, settings);
 
+  /** The report of the same rows, the floor's Lighthouse figures changed by `changes`. */
+  const reportWithFloor = (changes: Partial<LighthouseScores>): string =>
+    benchReport(
+      benchRows().map((row) =>
+        row.route === 'floor' && row.lighthouse
+          ? { ...row, lighthouse: { ...row.lighthouse, ...changes } }
+          : row,
+      ),
+      unmeasured,
+      settings,
+    );
+
   it(`fits every line in a terminal of ${terminalColumns} columns`, () => {
     const tooWide = printed.split('\n').filter((line) => line.length > terminalColumns);
     expect(tooWide).toEqual([]);
@@ -256,24 +269,14 @@ describe('benchReport', () => {
     expect(afterLighthouse).toContain(
       "Performance rule: the floor's, since the floor scored 96, under 98: each page at least 94",
     );
-    const highFloor = benchRows().map((row) =>
-      row.route === 'floor' && row.lighthouse
-        ? { ...row, lighthouse: { ...row.lighthouse, performance: 99 } }
-        : row,
-    );
-    expect(unwrapped(benchReport(highFloor, unmeasured, settings))).toContain(
+    expect(unwrapped(reportWithFloor({ performance: 99 }))).toContain(
       'Performance rule: at least 98 (the floor scored 99).',
     );
   });
 
   it('says under the Lighthouse table which LCP limit the floor of the run set', () => {
     expect(unwrapped(printed)).toContain('LCP rule: at most 800 ms.');
-    const lateFloor = benchRows().map((row) =>
-      row.route === 'floor' && row.lighthouse
-        ? { ...row, lighthouse: { ...row.lighthouse, lcpMs: 816 } }
-        : row,
-    );
-    expect(unwrapped(benchReport(lateFloor, unmeasured, settings))).toContain(
+    expect(unwrapped(reportWithFloor({ lcpMs: 816 }))).toContain(
       "LCP rule: the floor's, since the floor painted at 816 ms, over 800: each page at most 866 ms",
     );
   });
