@@ -274,6 +274,12 @@ describe('benchReport', () => {
     );
   });
 
+  it('says under the Lighthouse table that the floor was loaded beside the pages', () => {
+    expect(unwrapped(printed)).toContain(
+      'loaded once before each page above: the median of those runs.',
+    );
+  });
+
   it('says under the Lighthouse table which LCP limit the floor of the run set', () => {
     expect(unwrapped(printed)).toContain('LCP rule: at most 800 ms.');
     expect(unwrapped(reportWithFloor({ lcpMs: 816 }))).toContain(

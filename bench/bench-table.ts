@@ -324,7 +324,10 @@ function lighthouseTable(rows: readonly BenchRow[], runs: number): string {
     budgetLegend(rows, lighthouseFigures),
     ...(floor
       ? [
-          wrap("floor: the machine's floor, which no page can beat here (bench/floor-page.ts)."),
+          wrap(
+            "floor: the machine's floor, which no page can beat here (bench/floor-page.ts), " +
+              'loaded once before each page above: the median of those runs.',
+          ),
           wrap(describeRule(lighthouseRule(floor), floor)),
           wrap(describeLcpLimit(floor)),
         ]

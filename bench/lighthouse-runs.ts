@@ -39,8 +39,33 @@ export async function lighthouseMedian(
 ): Promise<LighthouseScores> {
   const measured: LighthouseScores[] = [];
   while (measured.length < runs) measured.push(await lighthouseRun(debuggingPort, visit));
+  return medianScores(measured);
+}
+
+/**
+ * Lighthouse's figures for each page, and for the floor page (bench/floor-page.ts) loaded once
+ * before each of them: the floor's median is taken over the same minutes as the pages, however
+ * the machine's speed drifts while they run.
+ */
+export async function lighthouseBesideFloor(
+  debuggingPort: number,
+  visits: readonly LighthouseVisit[],
+  floorUrl: string,
+  runs: number,
+): Promise<{ readonly pages: LighthouseScores[]; readonly floor: LighthouseScores }> {
+  const floorRuns: LighthouseScores[] = [];
+  const pages: LighthouseScores[] = [];
+  for (const visit of visits) {
+    floorRuns.push(await lighthouseRun(debuggingPort, { url: floorUrl }));
+    pages.push(await lighthouseMedian(debuggingPort, visit, runs));
+  }
+  return { pages, floor: medianScores(floorRuns) };
+}
+
+/** The median of each figure over some runs. */
+export function medianScores(runs: readonly LighthouseScores[]): LighthouseScores {
   const median = (pick: (scores: LighthouseScores) => number): number => {
-    const sorted = measured.map(pick).sort((a, b) => a - b);
+    const sorted = runs.map(pick).sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)] ?? 0;
   };
   return {

@@ -6,12 +6,11 @@
 // when a DSN is set (bench/monitoring-weight.ts, on a server whose DSN points at a loopback sink).
 // Prints one table, writes it to reports/bench.json, exits 1 when a budget is missed.
 // Nothing but 127.0.0.1 is reached: Chromium resolves no other host.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, portRange } from '../scripts/free-port.mjs';
+import { portRange } from '../scripts/free-port.mjs';
 import { startPortalServer } from './portal-server.ts';
 import { postgresBinaries, startThrowawayPostgres } from '../scripts/throwaway-postgres.mjs';
 import { startReportSink } from '../tests/e2e/support/report-sink.ts';
@@ -25,7 +24,8 @@ import {
 import { unkeptViews } from './unkept-views.ts';
 import { floorHeaders, startFloorPage } from './floor-page.ts';
 import { lcpCheck, lighthouseRule, performanceChecks } from './lighthouse-rule.ts';
-import { lighthouseMedian } from './lighthouse-runs.ts';
+import { lighthouseBesideFloor } from './lighthouse-runs.ts';
+import { offlineChromiumFlags, startChromium } from './offline-chromium.ts';
 import { measureMonitoringClient, monitoringBudgetCheck } from './monitoring-weight.ts';
 import { byteBudgetChecks, kilobytes, measurePage, planVisits } from './page-weight.ts';
 import { prepareDemo } from './demo-visitors.ts';
@@ -105,27 +105,6 @@ const lateModulesFigure = 'modules found late';
 /** The page the monitoring client is weighed on (it is the same on every page). */
 const monitoringPage = ['SignIn', 'signed out'];
 
-/**
- * Chromium's switches for every launch: every host but 127.0.0.1 resolves to nothing, and the
- * browser's own background traffic (updates, sync, safe browsing) is off.
- */
-const offlineChromiumFlags = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-  '--no-first-run',
-  '--no-default-browser-check',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-  '--disable-domain-reliability',
-  '--disable-client-side-phishing-detection',
-  '--disable-quic',
-  '--metrics-recording-only',
-];
-
 const build = spawnSync('npm', ['run', 'build'], {
   stdio: 'inherit',
   env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
@@ -173,50 +152,55 @@ try {
   rows.push(...(await monitoringRows(rowOf(...monitoringPage))));
 
   if (lighthouseRuns > 0) {
-    const chromium = await startChromium();
+    const chromium = await startChromium(chromiumPath, testPortRange);
+    const floorPage = await startFloorPage(await signInHeaders());
     try {
-      const measured = [];
-      for (const [route, state] of lighthousePages) {
-        const row = rowOf(route, state);
-        row.lighthouse = await lighthouseMedian(
-          chromium.port,
-          {
-            url: `${origin}${row.path}`,
-            cookie: demo.cookies[row.visit.visitor],
-            // A member reaches a signed-in page from the sign-in page, which fetched its stylesheet.
-            arriveFrom: row.visit.signedInPage ? `${origin}${paths.signIn}` : undefined,
-          },
-          lighthouseRuns,
-        );
-        measured.push(row);
-      }
+      const measured = lighthousePages.map(([route, state]) => rowOf(route, state));
       const dashboard = rowOf('Dashboard', 'member');
       // Shown, not held to a budget: a member whose browser lost the stylesheet waits for it once.
       const coldDashboard = {
         route: 'Dashboard',
         state: 'member, cold cache',
         path: dashboard.path,
-        lighthouse: await lighthouseMedian(
-          chromium.port,
-          { url: `${origin}${dashboard.path}`, cookie: demo.cookies.member },
-          lighthouseRuns,
-        ),
         checks: [],
       };
-      // The floor of the same run says which performance rule the pages are held to.
-      const floor = await floorRow(chromium.port);
-      const rule = lighthouseRule(floor.lighthouse);
+      const { pages, floor } = await lighthouseBesideFloor(
+        chromium.port,
+        [
+          ...measured.map((row) => ({
+            url: `${origin}${row.path}`,
+            cookie: demo.cookies[row.visit.visitor],
+            // A member reaches a signed-in page from the sign-in page, which fetched its stylesheet.
+            arriveFrom: row.visit.signedInPage ? `${origin}${paths.signIn}` : undefined,
+          })),
+          { url: `${origin}${dashboard.path}`, cookie: demo.cookies.member },
+        ],
+        floorPage.url,
+        lighthouseRuns,
+      );
+      [...measured, coldDashboard].forEach((row, index) => {
+        row.lighthouse = pages[index];
+      });
+      // The floor, measured beside the pages, says which performance rule they are held to.
+      const rule = lighthouseRule(floor);
       for (const row of measured) {
         const scores = row.lighthouse;
         row.checks.push(
           ...performanceChecks(scores, rule),
           atLeast('accessibility', scores.accessibility, lighthouseBudgets.accessibility),
           atLeast('best practices', scores.bestPractices, lighthouseBudgets.bestPractices),
-          lcpCheck(scores, floor.lighthouse),
+          lcpCheck(scores, floor),
         );
       }
-      rows.push(coldDashboard, floor);
+      rows.push(coldDashboard, {
+        route: 'floor',
+        state: "one heading, SignIn's headers",
+        path: floorPage.url,
+        lighthouse: floor,
+        checks: [],
+      });
     } finally {
+      await floorPage.stop();
       await chromium.stop();
     }
   }
@@ -340,63 +324,11 @@ function report(measured, unmeasured) {
   console.log(`Written to ${reportFile}.`);
 }
 
-/** Debian's Chromium, headless and offline but for loopback, for Lighthouse. */
-async function startChromium() {
-  const profile = mkdtempSync(path.join(tmpdir(), 'portal-bench-chromium-'));
-  // Chromium picks a port itself best (no other process can take it in between), but only the
-  // probe keeps it inside TEST_PORT_RANGE.
-  const requestedPort = testPortRange === null ? 0 : await freePort(testPortRange);
-  const chromium = spawn(
-    chromiumPath,
-    [
-      ...offlineChromiumFlags,
-      `--remote-debugging-port=${requestedPort}`,
-      `--user-data-dir=${profile}`,
-      'about:blank',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const debuggingPort = await new Promise((resolve, reject) => {
-    let output = '';
-    chromium.stderr.on('data', (chunk) => {
-      output += String(chunk);
-      const listening = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(output);
-      if (listening) resolve(Number(listening[1]));
-    });
-    chromium.on('exit', (code) => {
-      reject(new Error(`Chromium exited with ${code}:\n${output}`));
-    });
-  });
-  return {
-    port: debuggingPort,
-    stop: async () => {
-      const exited = new Promise((resolve) => chromium.once('exit', resolve));
-      chromium.kill();
-      await exited;
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
-
-/**
- * Lighthouse on the machine's floor (bench/floor-page.ts): a page with one heading and the headers
- * SignIn is sent with. No budget: it shows what no page can beat on this machine.
- */
-async function floorRow(debuggingPort) {
+/** The headers SignIn is sent with, for the floor page (bench/floor-page.ts) to send too. */
+async function signInHeaders() {
   const signIn = await fetch(`${origin}/sign-in`);
   await signIn.arrayBuffer();
-  const floor = await startFloorPage(floorHeaders(signIn.headers));
-  try {
-    return {
-      route: 'floor',
-      state: "one heading, SignIn's headers",
-      path: floor.url,
-      lighthouse: await lighthouseMedian(debuggingPort, { url: floor.url }, lighthouseRuns),
-      checks: [],
-    };
-  } finally {
-    await floor.stop();
-  }
+  return floorHeaders(signIn.headers);
 }
 
 /**
