@@ -35,7 +35,8 @@ import { FirstVisitPages } from '../src/server/first-visit/first-visit-pages.ts'
 import { pageBrotliParams } from '../src/server/http/content-coding.ts';
 import { sessionSecret } from '../src/server/secret.ts';
 import { isWellSignedXsrfToken, issueXsrfToken } from '../src/server/session/xsrf.ts';
-import { firstVisitCopyPaths, matchRoute } from '../src/routes.ts';
+import { matchRoute } from '../src/route-matching.ts';
+import { firstVisitCopyPaths } from '../src/routes.ts';
 import { allowedHosts } from '../src/server/http/allowed-hosts.ts';
 import { REQUEST_ID_HEADER } from '../contract/headers.ts';
 

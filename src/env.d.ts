@@ -23,7 +23,7 @@ declare namespace App {
     /** The signed double-submit token to embed in forms. */
     xsrfToken: string;
     /** How the route table resolved this request. */
-    route: import('./routes').RouteMatch;
+    route: import('./route-matching').RouteMatch;
     /** The largest body this request may carry, for this route and this visitor. */
     bodyLimit: number;
     /** Set when an API call answered 401: where the visitor must go now (SignIn or the MFA step). */

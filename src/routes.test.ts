@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isAstroOwnRoute, matchRoute, pageRoutes, paths, type RouteName } from './routes';
+import { matchRoute } from './route-matching';
+import { isAstroOwnRoute, pageRoutes, paths, type RouteName } from './routes';
 import { PARTNER_OFFER_IDS } from '../contract/partner-offers.ts';
 
 const pageAt = (pathname: string) => {

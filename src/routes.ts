@@ -1,10 +1,9 @@
 /**
  * The one route table. Pages, guards, legacy and partner redirects are data here; the middleware
- * applies them and the tests read them. Patterns are URLPattern pathnames, so matching is exact: no
- * prefix tricks, no double-slash or encoding surprises.
+ * applies them (src/route-matching.ts resolves an address against them) and the tests read them.
+ * Patterns are URLPattern pathnames, so matching is exact: no prefix tricks, no double-slash or
+ * encoding surprises.
  */
-
-import { PARTNER_OFFER_IDS, type PartnerOfferId } from '../contract/partner-offers.ts';
 
 /** Who may see a page. */
 export type Guard =
@@ -329,22 +328,6 @@ export const partnerRedirectPatterns = [
   '/additional-information/:slug',
 ] as const;
 
-const isPartnerOfferId = (value: string): value is PartnerOfferId =>
-  (PARTNER_OFFER_IDS as readonly string[]).includes(value);
-
-export type RouteMatch =
-  | { readonly kind: 'page'; readonly route: PageRoute; readonly params: Record<string, string> }
-  | { readonly kind: 'legacy'; readonly location: string }
-  | { readonly kind: 'partner'; readonly slug: PartnerOfferId }
-  | { readonly kind: 'not-found' };
-
-/**
- * The largest request body the matched route takes from a member (src/server/http/request-bodies.ts
- * decides it for each visitor).
- */
-export const bodyLimitOf = (match: RouteMatch): number =>
-  (match.kind === 'page' ? match.route.maxBodyBytes : undefined) ?? formBodyLimitBytes;
-
 /**
  * The route parameters that logs and error reports may show as they are. Every other parameter,
  * and every wildcard, is a secret: wherever an address is logged or reported its value is
@@ -360,61 +343,6 @@ export const loggableRouteParameters: ReadonlySet<string> = new Set([
   'area',
   'slug',
 ]);
-
-const compile = (pattern: string) => new URLPattern({ pathname: pattern });
-
-/**
- * Compiled on first use: the browser's error reporting reads the patterns above
- * (src/lib/token-redaction.ts) in browsers that may have no URLPattern.
- */
-let compiledTable:
-  | {
-      readonly legacy: readonly { redirect: LegacyRedirect; matcher: URLPattern }[];
-      readonly partner: readonly URLPattern[];
-      readonly pages: readonly { route: PageRoute; matcher: URLPattern }[];
-    }
-  | undefined;
-
-const compiled = () =>
-  (compiledTable ??= {
-    legacy: legacyRedirects.map((redirect) => ({ redirect, matcher: compile(redirect.pattern) })),
-    partner: partnerRedirectPatterns.map(compile),
-    pages: pageRoutes.map((route) => ({ route, matcher: compile(route.pattern) })),
-  });
-
-const definedParams = (groups: Record<string, string | undefined>): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(groups).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
-
-/**
- * Resolves a pathname against the table: legacy redirects first, then partner
- * redirects, then pages. A trailing slash is tolerated (`/dashboard/`).
- */
-export function matchRoute(pathname: string): RouteMatch {
-  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
-  const { legacy, partner, pages } = compiled();
-
-  for (const { redirect, matcher } of legacy) {
-    const result = matcher.exec({ pathname: path });
-    if (result) return { kind: 'legacy', location: redirect.to(result.pathname.groups) };
-  }
-
-  for (const matcher of partner) {
-    const result = matcher.exec({ pathname: path });
-    if (result) {
-      const slug = result.pathname.groups['slug'] ?? '';
-      return isPartnerOfferId(slug) ? { kind: 'partner', slug } : { kind: 'not-found' };
-    }
-  }
-
-  for (const { route, matcher } of pages) {
-    const result = matcher.exec({ pathname: path });
-    if (result) return { kind: 'page', route, params: definedParams(result.pathname.groups) };
-  }
-
-  return { kind: 'not-found' };
-}
 
 /**
  * The routes Astro itself needs that the table does not list: the pages it renders for errors

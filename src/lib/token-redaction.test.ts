@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loggableRouteParameters, matchRoute } from '../routes';
+import { matchRoute } from '../route-matching';
+import { loggableRouteParameters } from '../routes';
 import { pathTokenRedactor } from './path-token-redaction';
 import { loggablePath, redactPathTokens, routePatterns } from './token-redaction';
 import { PARTNER_OFFER_IDS } from '../../contract/partner-offers.ts';

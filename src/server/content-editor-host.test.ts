@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute } from '../routes';
+import { matchRoute } from '../route-matching';
 import { editorOnlyHost, isServedOnHost } from './content-editor-host';
 
 const editorHost = 'editor.portal.example.com';

@@ -1,4 +1,5 @@
-import type { RouteMatch, RouteName } from '../routes';
+import type { RouteMatch } from '../route-matching';
+import type { RouteName } from '../routes';
 
 /**
  * In GitHub mode the content editor is served on a host of its own (CONTENT_EDITOR_ORIGIN), and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute } from '../../routes';
+import { matchRoute } from '../../route-matching';
 import { ApiClient, type ApiTransport } from './client';
 import { pageReads, readAheadPaths } from './page-reads';
 

@@ -1,4 +1,5 @@
-import type { RouteMatch, RouteName } from '../../routes';
+import type { RouteMatch } from '../../route-matching';
+import type { RouteName } from '../../routes';
 import { listPositionFrom } from '../../lib/list-position';
 import {
   deviceSessionsPath,

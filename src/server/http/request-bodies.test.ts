@@ -2,12 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import {
-  cspReportBodyLimitBytes,
-  formBodyLimitBytes,
-  matchRoute,
-  uploadBodyLimitBytes,
-} from '../../routes';
+import { matchRoute } from '../../route-matching';
+import { cspReportBodyLimitBytes, formBodyLimitBytes, uploadBodyLimitBytes } from '../../routes';
 import {
   BodyTooLargeError,
   bodyLimitFor,

@@ -1,12 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform } from 'node:stream';
-import {
-  bodyLimitOf,
-  formBodyLimitBytes,
-  matchRoute,
-  uploadBodyLimitBytes,
-  type RouteMatch,
-} from '../../routes.ts';
+import { bodyLimitOf, matchRoute, type RouteMatch } from '../../route-matching.ts';
+import { formBodyLimitBytes, uploadBodyLimitBytes } from '../../routes.ts';
 import { cookieFromHeader, parseSessionCookie } from '../session/session-cookie.ts';
 
 /**

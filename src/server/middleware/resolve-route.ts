@@ -1,5 +1,5 @@
 import { defineMiddleware } from 'astro:middleware';
-import { matchRoute } from '../../routes';
+import { matchRoute } from '../../route-matching';
 
 /** The error page's own route, which Astro renders through the middleware again. */
 const errorPagePattern = '/500';
