@@ -3,10 +3,10 @@ import { OPEN_REQUEST_STATUSES } from '../../db/schema/index.ts';
 import { PARTNER_OFFER_IDS, type PartnerOfferId } from '../../../contract/partner-offers.ts';
 import {
   listRecentUpdates,
-  listRequestSummaries,
   type RecentUpdateAnswer,
   type RequestSummaryAnswer,
 } from './request-answers.ts';
+import { listRequestSummaries } from './request-list.ts';
 import { listCategories, type CategoryAnswer } from './request-categories.ts';
 
 /** How many open requests and timeline entries the dashboard shows. */

@@ -10,13 +10,13 @@ import {
 import type { Clock } from '../../../platform/clock.ts';
 import { attachFiles, type AttachmentProblem } from '../files/files.ts';
 import {
-  listRequestSummaries,
   loadRequest,
   loadUpdate,
   type RequestAnswer,
   type RequestSummaryAnswer,
   type UpdateAnswer,
 } from './request-answers.ts';
+import { listRequestSummaries } from './request-list.ts';
 import type { FileStorage } from '../files/storage/file-storage.ts';
 import { encodeCursor, type RequestPosition } from './request-cursor.ts';
 
