@@ -43,17 +43,26 @@ describe('performanceChecks', () => {
   });
 
   it('under the floor rule, fails a page too far under the floor’s score or over its LCP', () => {
-    const rule = lighthouseRule({ performance: 96, lcpMs: 778 });
+    const rule = lighthouseRule({ performance: 96, lcpMs: 700 });
     expect(
-      performanceChecks({ performance: 94, lcpMs: 828 }, rule).every((check) => check.ok),
+      performanceChecks({ performance: 94, lcpMs: 750 }, rule).every((check) => check.ok),
     ).toBe(true);
-    const [score, lcp] = performanceChecks({ performance: 93, lcpMs: 829 }, rule);
+    const [score, lcp] = performanceChecks({ performance: 93, lcpMs: 751 }, rule);
     expect(score).toMatchObject({ ok: false, shown: 'performance 93 < 94' });
     expect(lcp).toMatchObject({
       figure: 'LCP against the floor',
       ok: false,
-      shown: "LCP 829 ms > the floor's + 50 ms (828 ms)",
+      shown: "LCP 751 ms > the floor's + 50 ms (750 ms)",
     });
+  });
+
+  it('leaves the LCP to the LCP check where the floor’s + 50 ms is no stricter than it', () => {
+    for (const floorLcpMs of [778, 840]) {
+      const floor = { performance: 96, lcpMs: floorLcpMs };
+      const checks = performanceChecks({ performance: 94, lcpMs: 2000 }, lighthouseRule(floor));
+      expect(checks.map((check) => check.figure)).toEqual(['performance']);
+      expect(lcpCheck({ lcpMs: 2000 }, floor).ok).toBe(false);
+    }
   });
 });
 
