@@ -47,17 +47,20 @@ export async function lighthouseMedian(
  * before each of them: the floor's median is taken over the same minutes as the pages, however
  * the machine's speed drifts while they run.
  */
-export async function lighthouseBesideFloor(
+export async function lighthouseBesideFloor<Visit extends LighthouseVisit>(
   debuggingPort: number,
-  visits: readonly LighthouseVisit[],
+  visits: readonly Visit[],
   floorUrl: string,
   runs: number,
-): Promise<{ readonly pages: LighthouseScores[]; readonly floor: LighthouseScores }> {
+): Promise<{
+  readonly pages: { readonly visit: Visit; readonly scores: LighthouseScores }[];
+  readonly floor: LighthouseScores;
+}> {
   const floorRuns: LighthouseScores[] = [];
-  const pages: LighthouseScores[] = [];
+  const pages: { visit: Visit; scores: LighthouseScores }[] = [];
   for (const visit of visits) {
     floorRuns.push(await lighthouseRun(debuggingPort, { url: floorUrl }));
-    pages.push(await lighthouseMedian(debuggingPort, visit, runs));
+    pages.push({ visit, scores: await lighthouseMedian(debuggingPort, visit, runs) });
   }
   return { pages, floor: medianScores(floorRuns) };
 }

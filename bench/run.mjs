@@ -164,23 +164,23 @@ try {
         path: dashboard.path,
         checks: [],
       };
+      const visits = [
+        ...measured.map((row) => ({
+          row,
+          url: `${origin}${row.path}`,
+          cookie: demo.cookies[row.visit.visitor],
+          // A member reaches a signed-in page from the sign-in page, which fetched its stylesheet.
+          arriveFrom: row.visit.signedInPage ? `${origin}${paths.signIn}` : undefined,
+        })),
+        { row: coldDashboard, url: `${origin}${dashboard.path}`, cookie: demo.cookies.member },
+      ];
       const { pages, floor } = await lighthouseBesideFloor(
         chromium.port,
-        [
-          ...measured.map((row) => ({
-            url: `${origin}${row.path}`,
-            cookie: demo.cookies[row.visit.visitor],
-            // A member reaches a signed-in page from the sign-in page, which fetched its stylesheet.
-            arriveFrom: row.visit.signedInPage ? `${origin}${paths.signIn}` : undefined,
-          })),
-          { url: `${origin}${dashboard.path}`, cookie: demo.cookies.member },
-        ],
+        visits,
         floorPage.url,
         lighthouseRuns,
       );
-      [...measured, coldDashboard].forEach((row, index) => {
-        row.lighthouse = pages[index];
-      });
+      for (const { visit, scores } of pages) visit.row.lighthouse = scores;
       // The floor, measured beside the pages, says which performance rule they are held to.
       const rule = lighthouseRule(floor);
       for (const row of measured) {
